@@ -1,0 +1,172 @@
+/* arch/i386/desc.c - segment descriptors: encoding, decoding, validation
+ * (arch/i386/desc.h).
+ *
+ * Pure functions on the two descriptor words; the bit layout is drawn in
+ * desc.h (Intel SDM Vol. 3A section 3.4.5, Figure 3-8). Loading them into
+ * a GDT or LDT is someone else's job, so tests/unit/test_desc.c can check
+ * every encoding on the host. */
+#include "arch/i386/desc.h"
+#include "lib/string.h"
+
+/* Code/data segment types (SDM Vol. 3A section 3.4.5.1, Table 3-1). */
+#define DESC_TYPE_CODE_READ  0xA        /* execute/read */
+#define DESC_TYPE_DATA_WRITE 0x2        /* read/write */
+
+#define DESC_DPL_SHIFT       13
+#define DESC_LIMIT_MAX       0xfffffu   /* the limit field is 20 bits */
+#define DESC_B_LIMIT_HIGH    0x000f0000u /* limit[19:16] in the high word */
+#define DESC_B_BASE_HIGH     0xff000000u /* base[31:24] */
+#define DESC_B_BASE_MID      0x000000ffu /* base[23:16] */
+
+/* The low word is the same for every descriptor kind. */
+static uint32_t desc_word_a(uint32_t base, uint32_t limit)
+{
+	return (base & 0xffffu) << 16 | (limit & 0xffffu);
+}
+
+/* The base and limit bits of the high word. */
+static uint32_t desc_word_b(uint32_t base, uint32_t limit)
+{
+	return (base & DESC_B_BASE_HIGH) | ((base >> 16) & DESC_B_BASE_MID) |
+	       (limit & DESC_B_LIMIT_HIGH);
+}
+
+/* Base 0, limit 0xfffff in 4 KiB pages (4 GiB), 32-bit, present: the
+ * seed's GDT constants, e.g. 0x00cf9a000000ffff (kernel code) and
+ * 0x00cff2000000ffff (user data, DPL 3). */
+struct desc desc_flat(int code, int dpl)
+{
+	uint32_t type = code ? DESC_TYPE_CODE_READ : DESC_TYPE_DATA_WRITE;
+	struct desc d;
+
+	d.a = desc_word_a(0, DESC_LIMIT_MAX);
+	d.b = desc_word_b(0, DESC_LIMIT_MAX) | DESC_B_G | DESC_B_DB |
+	      DESC_B_PRESENT | ((uint32_t)dpl & 3) << DESC_DPL_SHIFT |
+	      DESC_B_S | type << DESC_B_TYPE_SHIFT;
+	return d;
+}
+
+/* TSS or LDT: S = 0, DPL 0, byte granular, D/B = 0 (SDM Vol. 3A section
+ * 7.2.2, Figure 7-3, and section 3.5.1). The seed's _set_tssldt_desc
+ * writes the same type byte: 0x89 for the TSS, 0x82 for the LDT. */
+struct desc desc_system(uint32_t base, uint32_t limit, unsigned type)
+{
+	struct desc d;
+
+	d.a = desc_word_a(base, limit);
+	d.b = desc_word_b(base, limit) | DESC_B_PRESENT |
+	      (type & 0xfu) << DESC_B_TYPE_SHIFT;
+	return d;
+}
+
+/* The seed's GET_BASE. */
+uint32_t desc_base(const struct desc *d)
+{
+	return (d->a >> 16) | (d->b & DESC_B_BASE_MID) << 16 |
+	       (d->b & DESC_B_BASE_HIGH);
+}
+
+/* The seed's GET_LIMIT: the raw field, not scaled by G. */
+uint32_t desc_limit(const struct desc *d)
+{
+	return (d->a & 0xffffu) | (d->b & DESC_B_LIMIT_HIGH);
+}
+
+/* Sets mask in the high word when the flag is set. */
+static uint32_t desc_flag(unsigned flag, uint32_t mask)
+{
+	return flag ? mask : 0;
+}
+
+/* The seed's LDT_entry_a / LDT_entry_b (tls-2.5.31-D9, asm-i386/desc.h):
+ * DPL 3 and S = 1 always (its 0x7000); useable is the AVL bit 20. */
+struct desc desc_from_user(const struct user_desc *u)
+{
+	struct desc d;
+
+	d.a = desc_word_a(u->base_addr, u->limit);
+	d.b = desc_word_b(u->base_addr, u->limit) |
+	      desc_flag(!u->read_exec_only, DESC_B_WRITABLE) |
+	      (uint32_t)u->contents << DESC_B_CONTENTS_SHIFT |
+	      desc_flag(!u->seg_not_present, DESC_B_PRESENT) |
+	      desc_flag(u->seg_32bit, DESC_B_DB) |
+	      desc_flag(u->limit_in_pages, DESC_B_G) |
+	      desc_flag(u->useable, DESC_B_AVL) |
+	      DESC_B_DPL3 | DESC_B_S;
+	return d;
+}
+
+static unsigned desc_bit(const struct desc *d, uint32_t mask)
+{
+	return (d->b & mask) != 0;
+}
+
+/* The seed's sys_get_thread_area with errata 2 and 5 fixed. */
+void desc_to_user(const struct desc *d, unsigned entry_number,
+		  struct user_desc *u)
+{
+	/* Erratum 5: D9 copied an uninitialised stack struct out, leaking
+	 * kernel stack bits through the unused bits of the last word.
+	 * memset clears those bits too, which no struct assignment
+	 * promises to do. */
+	memset(u, 0, sizeof(*u));
+	u->entry_number = entry_number;
+
+	/* abi.md section 5: an empty slot reads back as LDT_empty. */
+	if (desc_empty(d)) {
+		u->read_exec_only = 1;
+		u->seg_not_present = 1;
+		return;
+	}
+	u->base_addr = desc_base(d);
+	u->limit = desc_limit(d);
+	/* Erratum 2: D9's GET_32BIT read bit 23 (G); D/B is bit 22. */
+	u->seg_32bit = desc_bit(d, DESC_B_DB);
+	u->contents = (d->b >> DESC_B_CONTENTS_SHIFT) & 3;
+	u->read_exec_only = !desc_bit(d, DESC_B_WRITABLE);
+	u->limit_in_pages = desc_bit(d, DESC_B_G);
+	u->seg_not_present = !desc_bit(d, DESC_B_PRESENT);
+	u->useable = desc_bit(d, DESC_B_AVL);
+}
+
+/* The seed's LDT_empty. */
+bool user_desc_empty(const struct user_desc *u)
+{
+	return u->base_addr == 0 && u->limit == 0 && u->contents == 0 &&
+	       u->read_exec_only == 1 && u->seg_32bit == 0 &&
+	       u->limit_in_pages == 0 && u->seg_not_present == 1 &&
+	       u->useable == 0;
+}
+
+/* Linux's later LDT_zero (3.18.1): every field but entry_number zero. */
+bool user_desc_zero(const struct user_desc *u)
+{
+	return u->base_addr == 0 && u->limit == 0 && u->contents == 0 &&
+	       u->read_exec_only == 0 && u->seg_32bit == 0 &&
+	       u->limit_in_pages == 0 && u->seg_not_present == 0 &&
+	       u->useable == 0;
+}
+
+/* Erratum 6 and abi.md section 5, after Linux 3.18.1's tls_desc_okay
+ * (CVE-2014-8133): only present 32-bit data segments may be installed. */
+int user_desc_to_tls(const struct user_desc *u, struct desc *out)
+{
+	if (user_desc_empty(u) || user_desc_zero(u)) {
+		out->a = 0;
+		out->b = 0;
+		return 0;
+	}
+	/* A 16-bit segment would take the espfix path that Spindle lacks:
+	 * iret to a 16-bit stack leaks the high half of the kernel's %esp. */
+	if (!u->seg_32bit)
+		return -EINVAL;
+	/* contents 2 and 3 are code segments (type bit 11, SDM Table 3-1). */
+	if (u->contents > 1)
+		return -EINVAL;
+	/* Loading a not-present DPL 3 segment raises #NP in the kernel's
+	 * return path; refuse it here instead. */
+	if (u->seg_not_present)
+		return -EINVAL;
+	*out = desc_from_user(u);
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* arch/i386/idt.c - the interrupt descriptor table.
+ *
+ * One table for all CPUs (only the GDT is per CPU). Every vector gets an
+ * interrupt gate (interrupts off on entry, SDM Vol. 3A 6.12.1.3) to its
+ * stub in vectors.S; only int $0x80 (and int3) may be raised from ring 3,
+ * so only those gates have DPL 3 (SDM 6.12.1.1). */
+#include "arch/i386/traps.h"
+#include "arch/i386/segment.h"
+#include "arch/i386/x86.h"
+#include "lib/types.h"
+
+struct gate {
+	uint16_t off_lo;
+	uint16_t sel;
+	uint8_t zero;
+	uint8_t type_attr;      /* P | DPL | 0 | type (0xE = 32-bit interrupt gate) */
+	uint16_t off_hi;
+} __attribute__((packed));
+_Static_assert(sizeof(struct gate) == 8, "SDM 6.11: a gate is 8 bytes");
+
+#define GATE_INTR32 0xE
+#define GATE_P      0x80
+
+static struct gate idt[IDT_ENTRIES];
+extern const uint32_t vector_table[IDT_ENTRIES];
+
+static void set_gate(int vec, uint32_t handler, int dpl)
+{
+	idt[vec].off_lo = handler & 0xffff;
+	idt[vec].sel = __KERNEL_CS;
+	idt[vec].zero = 0;
+	idt[vec].type_attr = GATE_P | (uint8_t)(dpl << 5) | GATE_INTR32;
+	idt[vec].off_hi = handler >> 16;
+}
+
+void idt_init(void)
+{
+	for (int v = 0; v < IDT_ENTRIES; v++)
+		set_gate(v, vector_table[v], 0);
+	set_gate(T_BRKPT, vector_table[T_BRKPT], 3);
+	set_gate(T_SYSCALL, vector_table[T_SYSCALL], 3);
+}
+
+void idt_load(void)
+{
+	lidt(idt, sizeof(idt));
+}

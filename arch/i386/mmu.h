@@ -1,0 +1,49 @@
+/* arch/i386/mmu.h - paging constants (Intel SDM Vol. 3A, chapter 4.3,
+ * "32-bit paging"). Assembly includes this file, so only #defines here. */
+#ifndef ARCH_I386_MMU_H
+#define ARCH_I386_MMU_H
+
+#define PAGE_SIZE      4096
+#define PAGE_SHIFT     12
+#define PGDIR_SHIFT    22                 /* a PDE maps 4 MiB */
+#define PGDIR_SIZE     (1 << PGDIR_SHIFT)
+
+#define KERNBASE       0xC0000000         /* virtual = physical + KERNBASE */
+#define KERNEL_PDE     (KERNBASE >> PGDIR_SHIFT)  /* 768 */
+
+/* Physical memory the kernel maps at KERNBASE (Linux's lowmem limit). */
+#define LOWMEM_MAX     (896 * 1024 * 1024)
+
+/* What the boot page directory maps, identity and at KERNBASE: enough for
+ * the kernel image and the loader's data until mm_init maps all of RAM. */
+#define BOOT_MAP_MB    64
+
+/* Page directory / table entry bits (SDM Vol. 3A Table 4-5, 4-6). */
+#define PTE_P          0x001   /* present */
+#define PTE_W          0x002   /* writable */
+#define PTE_U          0x004   /* user */
+#define PTE_PWT        0x008
+#define PTE_PCD        0x010   /* cache disable (MMIO) */
+#define PTE_A          0x020
+#define PTE_D          0x040
+#define PTE_PS         0x080   /* in a PDE: 4 MiB page (needs CR4.PSE) */
+#define PTE_G          0x100
+
+#define CR0_PE         0x00000001
+#define CR0_WP         0x00010000  /* supervisor writes obey read-only PTEs */
+#define CR0_PG         0x80000000
+#define CR4_PSE        0x00000010
+
+/* Kernel stacks are KSTACK_SIZE bytes and KSTACK_SIZE-aligned, so the
+ * thread_info at the bottom is found by masking %esp (Linux 2.5's
+ * current_thread_info()). */
+#define KSTACK_ORDER   1
+#define KSTACK_SIZE    (PAGE_SIZE << KSTACK_ORDER)
+
+#ifndef __ASSEMBLER__
+#include "lib/types.h"
+#define P2V(pa)  ((void *)((uintptr_t)(pa) + KERNBASE))
+#define V2P(va)  ((uintptr_t)(va) - KERNBASE)
+#endif
+
+#endif

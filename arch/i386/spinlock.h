@@ -1,0 +1,63 @@
+/* arch/i386/spinlock.h - test-and-set spinlocks.
+ *
+ * xchg with a memory operand is locked by the CPU (SDM Vol. 3A 8.1.2.1),
+ * and is a full barrier, so acquire needs nothing more; release is a plain
+ * store after a compiler barrier (x86 stores are not reordered with older
+ * loads or stores, SDM 8.2.2). The irqsave variants also disable
+ * interrupts on this CPU, for data that interrupt handlers touch. Each
+ * lock records its name and owner CPU so the checks can say which lock
+ * was misused. */
+#ifndef ARCH_I386_SPINLOCK_H
+#define ARCH_I386_SPINLOCK_H
+
+#include "lib/types.h"
+#include "arch/i386/x86.h"
+#include "arch/i386/thread_info.h"
+
+struct spinlock {
+	volatile uint32_t locked;
+	const char *name;
+	int owner_cpu;              /* -1 when free */
+};
+
+#define SPINLOCK_INIT(n) { 0, (n), -1 }
+
+void spinlock_held_panic(struct spinlock *l, const char *what)
+	__attribute__((noreturn));
+
+static inline void spin_lock(struct spinlock *l)
+{
+	int cpu = current_thread_info()->cpu;
+
+	if (l->locked && l->owner_cpu == cpu)
+		spinlock_held_panic(l, "recursive acquire");
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (l->locked)
+			pause();
+	l->owner_cpu = cpu;
+}
+
+static inline void spin_unlock(struct spinlock *l)
+{
+	if (!l->locked || l->owner_cpu != current_thread_info()->cpu)
+		spinlock_held_panic(l, "release by a non-owner");
+	l->owner_cpu = -1;
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+static inline uint32_t spin_lock_irqsave(struct spinlock *l)
+{
+	uint32_t flags = read_eflags();
+	cli();
+	spin_lock(l);
+	return flags;
+}
+
+static inline void spin_unlock_irqrestore(struct spinlock *l, uint32_t flags)
+{
+	spin_unlock(l);
+	if (flags & EFLAGS_IF)
+		sti();
+}
+
+#endif

@@ -1,0 +1,68 @@
+/* arch/i386/vectors.S - the 256 interrupt entry stubs and trap_entry.
+ *
+ * Each stub makes every vector's frame the same shape: it pushes a zero
+ * error code where the CPU pushes none (SDM Vol. 3A 6.13 lists which
+ * exceptions push one: 8, 10-14, 17, 21), then the vector number, and jumps
+ * to trap_entry, which saves the rest of struct trapframe (trapframe.h)
+ * and calls trap(tf). trap_ret restores it all and irets. */
+#include "arch/i386/segment.h"
+#include "arch/i386/trapframe.h"
+
+/* Vectors whose exception pushes an error code. */
+#define HAS_ERR(n) ((n) == 8 || ((n) >= 10 && (n) <= 14) || (n) == 17 || (n) == 21)
+
+	.text
+	.globl trap_entry
+	.type trap_entry, @function
+trap_entry:
+	pushl %ds
+	pushl %es
+	pushl %fs
+	pushl %gs
+	pushal
+	movl $__KERNEL_DS, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	xorl %eax, %eax           /* no user %fs/%gs base leaks into the kernel */
+	movl %eax, %fs
+	movl %eax, %gs
+	cld                       /* the C ABI assumes DF = 0 */
+	pushl %esp                /* the argument: struct trapframe * */
+	call trap
+	addl $4, %esp
+	.globl trap_ret
+trap_ret:
+	popal
+	popl %gs
+	popl %fs
+	popl %es
+	popl %ds
+	addl $8, %esp             /* trapno and err */
+	iret
+	.size trap_entry, . - trap_entry
+
+/* One stub per vector, 16-byte aligned, and vector_table[256] of their
+ * addresses in .rodata (idt.c reads it): each loop round appends one word. */
+	.pushsection .rodata
+	.align 4
+	.globl vector_table
+vector_table:
+	.popsection
+
+	.set vec, 0
+	.rept 256
+	.align 16
+1:
+	.if HAS_ERR(vec)
+	.else
+	pushl $0
+	.endif
+	pushl $vec
+	jmp trap_entry
+	.pushsection .rodata
+	.long 1b
+	.popsection
+	.set vec, vec + 1
+	.endr
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,10 @@
+/* kernel/banner.h - the boot banner: what a student reads first. */
+#ifndef KERNEL_BANNER_H
+#define KERNEL_BANNER_H
+
+#define SPINDLE_VERSION "0.1"
+
+void banner_print(void);
+void gdt_print(int cpu);        /* the decoded GDT of one CPU */
+
+#endif

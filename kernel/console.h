@@ -1,0 +1,26 @@
+/* kernel/console.h - the console: COM1 both ways, mirrored to VGA text.
+ *
+ * Output goes to the UART (polled: the transmitter holding register is
+ * written when empty) and to the VGA screen. Input is interrupt driven:
+ * the COM1 IRQ handler moves received bytes into a ring buffer that
+ * console_getc() reads, sleeping with hlt while it is empty. */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include "lib/types.h"
+
+void console_init(void);            /* UART + VGA, polled output only */
+void console_enable_input(void);    /* after the IDT: the COM1 IRQ */
+void console_putc(char c);
+void console_write(const char *s, size_t n);
+int console_getc(void);             /* blocks; -1 never (no EOF on a UART) */
+int console_trygetc(void);          /* -1 when nothing is buffered */
+void console_flush(void);           /* wait until the UART has sent it all */
+
+/* Serialises whole kprintf calls (and panic output) across CPUs. */
+void console_lock(void);
+void console_unlock(void);
+/* From now on output ignores the lock (panic.c). */
+void console_panic_mode(void);
+
+#endif

@@ -1,0 +1,66 @@
+/* kernel/main.c - kmain: the boot CPU's path from the loader to work.
+ *
+ * boot/entry.S calls kmain(magic, mbi) on the boot CPU's kernel stack with
+ * the boot page directory loaded and interrupts off. The order below is
+ * forced by what each step needs: the console to report anything, the
+ * GDT before any trap can be taken, the loader's data copied before the
+ * memory holding it can be reused, the page directory and frame pool
+ * before any allocation, the IDT before interrupts. */
+#include "kernel/banner.h"
+#include "kernel/bootinfo.h"
+#include "kernel/clock.h"
+#include "kernel/console.h"
+#include "kernel/initrd.h"
+#include "kernel/ktest.h"
+#include "kernel/monitor.h"
+#include "kernel/panic.h"
+#include "kernel/printf.h"
+#include "kernel/mm/kmem.h"
+#include "kernel/mm/pmm.h"
+#include "arch/i386/cpu.h"
+#include "arch/i386/paging.h"
+#include "arch/i386/pic.h"
+#include "arch/i386/traps.h"
+#include "arch/i386/x86.h"
+
+static void warn_unknown_words(void)
+{
+	const struct cmdline *c = &bootinfo.cmdline;
+
+	for (int i = 0; i < c->nunknown; i++)
+		kprintf("cmdline: unknown word '%s' ignored\n", c->unknown[i]);
+	if (c->truncated)
+		kprintf("cmdline: too long, truncated\n");
+}
+
+void kmain(uint32_t magic, uint32_t mbi_phys)
+{
+	struct thread_info *ti = current_thread_info();
+
+	ti->cpu = 0;
+	ti->magic = THREAD_INFO_MAGIC;
+	console_init();
+	cpus[0].id = 0;
+	cpus[0].started = true;
+	gdt_init_cpu(&cpus[0]);
+	idt_init();
+	idt_load();
+
+	bootinfo_init(magic, mbi_phys);
+	pmm_init();
+	paging_init(pmm_ram_top());
+	kmem_init();
+	initrd_init();
+
+	pic_init();
+	clock_init();
+	console_enable_input();
+	sti();
+
+	banner_print();
+	warn_unknown_words();
+
+	if (bootinfo.cmdline.ktest)
+		ktest_run(bootinfo.cmdline.ktest);
+	monitor_run();
+}

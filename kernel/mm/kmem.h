@@ -1,0 +1,50 @@
+/* kernel/mm/kmem.h - fixed-size object caches and kmalloc.
+ *
+ * An object cache hands out objects of one size from slabs: blocks of
+ * 2^order pages, naturally aligned, carved into equal objects. Free objects
+ * are chained through their first word. A slab whose last object is freed
+ * goes straight back to the frame pool, so after a workload ends the free
+ * frame count is exactly what it was (the thread storm tests rely on it).
+ * Per-page descriptors (struct page) find an object's slab and cache from
+ * its address, as Linux's struct page does.
+ *
+ * Task structs and kernel stacks come from caches (a kernel stack is an
+ * order-1 slab holding one 8 KiB object, so it is 8 KiB aligned).
+ * kmalloc(n) uses power-of-two caches of 16..2048 bytes and whole pages
+ * above that. */
+#ifndef KERNEL_MM_KMEM_H
+#define KERNEL_MM_KMEM_H
+
+#include "lib/types.h"
+#include "arch/i386/spinlock.h"
+
+struct page;
+
+struct objcache {
+	const char *name;
+	uint32_t objsize;           /* bytes, a multiple of the alignment */
+	unsigned order;             /* a slab is 2^order pages */
+	uint32_t per_slab;          /* objects in one slab */
+	struct page *partial;       /* slabs with at least one free object */
+	struct spinlock lock;
+	/* statistics: what tests and the monitor read */
+	uint32_t nr_inuse;          /* objects handed out now */
+	uint32_t nr_slabs;          /* slabs held now */
+	uint64_t nr_allocs;         /* objects handed out ever */
+	struct objcache *next;      /* all caches, for kmem_dump() */
+};
+
+void kmem_init(void);           /* after pmm_init */
+
+void objcache_init(struct objcache *c, const char *name, size_t size, size_t align);
+void *objcache_alloc(struct objcache *c);       /* NULL when out of memory */
+void objcache_free(struct objcache *c, void *obj);  /* panics on a bad free */
+
+void *kmalloc(size_t size);     /* NULL for 0 bytes or out of memory */
+void *kzalloc(size_t size);     /* kmalloc + zero */
+void kfree(void *p);            /* NULL is fine */
+
+struct objcache *kmem_caches(void);     /* the list, for statistics */
+void kmem_dump(void);                   /* one line per cache */
+
+#endif

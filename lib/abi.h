@@ -1,0 +1,138 @@
+/* lib/abi.h - the user ABI of ../shared/spec/abi.md, as C.
+ *
+ * One header for both sides of int $0x80: the kernel includes it to
+ * implement the contract, user programs to call it. Numbers are Linux
+ * i386's so students can compare the two side by side. */
+#ifndef LIB_ABI_H
+#define LIB_ABI_H
+
+#include "lib/errno.h"
+
+/* ---- System call numbers (abi.md section 3) ---- */
+#define SYS_exit             1
+#define SYS_fork             2
+#define SYS_read             3
+#define SYS_write            4
+#define SYS_open             5
+#define SYS_close            6
+#define SYS_waitpid          7
+#define SYS_execve          11
+#define SYS_getpid          20
+#define SYS_kill            37
+#define SYS_brk             45
+#define SYS_getppid         64
+#define SYS_munmap          91
+#define SYS_wait4          114
+#define SYS_clone          120
+#define SYS_modify_ldt     123
+#define SYS_mprotect       125
+#define SYS_writev         146
+#define SYS_sched_yield    158
+#define SYS_nanosleep      162
+#define SYS_rt_sigreturn   173
+#define SYS_rt_sigaction   174
+#define SYS_rt_sigprocmask 175
+#define SYS_mmap2          192
+#define SYS_gettid         224
+#define SYS_futex          240
+#define SYS_set_thread_area 243
+#define SYS_get_thread_area 244
+#define SYS_exit_group     252
+#define SYS_clock_gettime  265
+#define SYS_tgkill         270
+
+/* ---- clone flags (abi.md section 4; the seed's four are at the end) ---- */
+#define CSIGNAL          0x000000ff /* signal sent to the parent at exit */
+#define CLONE_VM         0x00000100 /* share the address space */
+#define CLONE_FS         0x00000200 /* share cwd/umask */
+#define CLONE_FILES      0x00000400 /* share the fd table */
+#define CLONE_SIGHAND    0x00000800 /* share signal handlers */
+#define CLONE_THREAD     0x00010000 /* same thread group */
+#define CLONE_SETTLS     0x00080000 /* clone-settls: *tls is the child's TLS */
+#define CLONE_SETTID     0x00100000 /* clone-settid: TID written to *ptid */
+#define CLONE_DETACHED   0x00200000 /* clone-detached-A1: no exit signal */
+#define CLONE_RELEASE_VM 0x00400000 /* user-vm-unlock-A2: 0 to newsp-4 */
+
+/* ---- wait4 options ---- */
+#define WNOHANG   0x00000001
+#define __WALL    0x40000000
+#define __WCLONE  0x80000000
+
+/* ---- TLS (abi.md section 5): the argument of set/get_thread_area ---- */
+struct user_desc {
+	unsigned int entry_number;  /* GDT index 6..8, or -1 to allocate */
+	unsigned int base_addr;
+	unsigned int limit;
+	unsigned int seg_32bit:1;
+	unsigned int contents:2;
+	unsigned int read_exec_only:1;
+	unsigned int limit_in_pages:1;
+	unsigned int seg_not_present:1;
+	unsigned int useable:1;
+};
+_Static_assert(sizeof(struct user_desc) == 16, "abi.md: user_desc is 16 bytes");
+
+/* ---- futex (abi.md section 6) ---- */
+#define FUTEX_WAIT          0
+#define FUTEX_WAKE          1
+#define FUTEX_PRIVATE_FLAG  128
+
+struct timespec {
+	long tv_sec;
+	long tv_nsec;
+};
+
+#define CLOCK_REALTIME  0
+#define CLOCK_MONOTONIC 1
+
+/* ---- modify_ldt functions ---- */
+#define MODIFY_LDT_READ       0
+#define MODIFY_LDT_WRITE_OLD  1
+#define MODIFY_LDT_WRITE      0x11
+#define LDT_ENTRIES           8192
+
+/* ---- signals (abi.md section 7) ---- */
+#define SIGHUP   1
+#define SIGINT   2
+#define SIGQUIT  3
+#define SIGILL   4
+#define SIGTRAP  5
+#define SIGABRT  6
+#define SIGBUS   7
+#define SIGFPE   8
+#define SIGKILL  9
+#define SIGUSR1 10
+#define SIGSEGV 11
+#define SIGUSR2 12
+#define SIGPIPE 13
+#define SIGALRM 14
+#define SIGTERM 15
+#define SIGCHLD 17
+#define SIGCONT 18
+#define SIGSTOP 19
+#define NSIG    64
+
+#define SA_SIGINFO   0x00000004
+#define SA_RESTORER  0x04000000
+
+struct k_sigaction {            /* the kernel's struct sigaction */
+	void *handler;
+	unsigned long flags;
+	void *restorer;
+	unsigned long mask[2];
+};
+
+/* ---- auxiliary vector (abi.md section 2) ---- */
+#define AT_NULL    0
+#define AT_PHDR    3
+#define AT_PHENT   4
+#define AT_PHNUM   5
+#define AT_PAGESZ  6
+#define AT_ENTRY   9
+#define AT_RANDOM 25
+
+/* ---- address space ---- */
+#define USER_BASE  0x00001000u  /* page 0 is never mapped */
+#define USER_TOP   0xC0000000u  /* the kernel starts here */
+
+#endif

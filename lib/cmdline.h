@@ -1,0 +1,36 @@
+/* lib/cmdline.h - the kernel command line of abi.md section 1.
+ *
+ * QEMU's -kernel puts the kernel's own path first ("build/kernel.elf
+ * init=/bin/sh"), GRUB passes only the arguments: a first word that holds
+ * a '/' and no '=' is taken as that path and skipped. Recognised words:
+ *   init=PATH     the first program (default /bin/init)
+ *   smp=N         cap the CPUs used (1..)
+ *   ktest=GROUP   run the in-kernel test group GROUP (tests/guest)
+ *   --            every later word is an argument of init (argv[1..])
+ * Any other word is kept in unknown[] so the kernel can warn once each. */
+#ifndef LIB_CMDLINE_H
+#define LIB_CMDLINE_H
+
+#include "lib/types.h"
+
+#define CMDLINE_MAX       512  /* bytes kept from the loader's string */
+#define CMDLINE_MAX_ARGS   16  /* init arguments after "--" */
+#define CMDLINE_MAX_UNKNOWN 8
+
+struct cmdline {
+	char buf[CMDLINE_MAX];      /* private copy, words NUL-separated */
+	const char *init;           /* "/bin/init" unless init= was given */
+	const char *ktest;          /* NULL unless ktest= was given */
+	int smp;                    /* 0 = no cap */
+	int argc;                   /* words after "--" */
+	const char *argv[CMDLINE_MAX_ARGS];
+	int nunknown;
+	const char *unknown[CMDLINE_MAX_UNKNOWN];
+	bool truncated;             /* the string or a list did not fit */
+};
+
+/* Parses s (may be NULL: all defaults). Never fails: bad values (smp=x,
+ * smp=0) are treated as unknown words. */
+void cmdline_parse(struct cmdline *c, const char *s);
+
+#endif

@@ -1,0 +1,55 @@
+/* tests/guest/ktest_crash.c - deliberate kernel faults. Each group boots
+ * on its own and must end in a PANIC with a symbolised backtrace that
+ * names the test function; tests/run.py checks the shape of that output
+ * and QEMU's exit status 255 (power-off status 0x7f). */
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "arch/i386/mmu.h"
+
+/* 0xF8000000 is KERNBASE + 896 MiB: above the direct map, never mapped. */
+#define UNMAPPED_KERNEL_ADDR 0xF8000000u
+
+/* noinline keeps each in its own frame so the backtrace has a caller. */
+__attribute__((noinline)) static void crash_write_unmapped(void)
+{
+	*(volatile uint32_t *)UNMAPPED_KERNEL_ADDR = 0x5350494e;
+}
+
+KTEST(crash_pf, write_unmapped_kernel_address)
+{
+	crash_write_unmapped();
+	ktest_fail(__FILE__, __LINE__, "the write to %#x did not fault",
+		   UNMAPPED_KERNEL_ADDR);
+}
+
+__attribute__((noinline)) static void crash_call_panic(int n)
+{
+	panic("deliberate panic %d from the crash_panic test", n);
+}
+
+KTEST(crash_panic, panic_call)
+{
+	crash_call_panic(42);
+}
+
+__attribute__((noinline)) static void crash_invalid_opcode(void)
+{
+	__asm__ volatile("ud2");
+}
+
+KTEST(crash_ud, invalid_opcode)
+{
+	crash_invalid_opcode();
+	ktest_fail(__FILE__, __LINE__, "ud2 did not trap");
+}
+
+__attribute__((noinline)) static void crash_null_read(void)
+{
+	(void)*(volatile uint32_t *)0;
+}
+
+KTEST(crash_null, read_address_zero)
+{
+	crash_null_read();
+	ktest_fail(__FILE__, __LINE__, "reading address 0 did not fault");
+}

@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""tests/run.py - Spindle's test harness (`make check` runs it).
+
+Runs, in order, and prints one line per test, `PASS name` or
+`FAIL name: reason`, then the exact last line `N passed, N failed`:
+
+  unit/...     the host unit tests (build/unit/test_*, tests/unit/)
+  smpN/...     the in-kernel test groups (tests/guest/), one QEMU boot per
+               group, at every CPU count in SMP_COUNTS; groups are found by
+               booting with ktest=list. crash_* groups must end in a PANIC
+               with a symbolised backtrace that names the test.
+  smpN/console.monitor_session
+               the kernel monitor driven through the serial console
+  grub/...     the GRUB ISO booted in QEMU
+  bochs/...    the same ISO under Bochs
+  gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
+
+A boot fails, with its reason and its last lines of output, on a PANIC
+where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
+the banner shows twice), a timeout, or a missing end-of-run line.
+Exit status 1 if anything failed. Options: -k PATTERN runs only the tests
+whose name contains PATTERN; -j N boots N machines at once.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+KERNEL = os.path.join(BUILD, "kernel.elf")
+INITRD = os.path.join(BUILD, "initrd.cpio")
+TEST_ISO = os.path.join(BUILD, "spindle-test.iso")
+
+SMP_COUNTS = (1, 4)
+QEMU_TIMEOUT = 120          # seconds for one boot (TCG, loaded machine)
+BOCHS_TIMEOUT = 300
+BANNER = "Spindle 0.1 booting"
+STATUS_PASS, STATUS_FAIL, STATUS_PANIC = 0x10, 0x11, 0x7f
+
+
+def qemu_code(status):
+    """QEMU's exit code for a guest outb(0xf4, status) (isa-debug-exit)."""
+    return (status << 1) | 1
+
+
+QEMU_BASE = ["qemu-system-i386", "-m", "128", "-display", "none",
+             "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+
+
+def qemu_kernel_cmd(smp, append, initrd=INITRD, mem=128):
+    cmd = QEMU_BASE + ["-smp", str(smp), "-kernel", KERNEL,
+                       "-initrd", initrd, "-append", append]
+    cmd[cmd.index("-m") + 1] = str(mem)
+    return cmd
+
+
+class Boot:
+    """The result of one machine run: its output and how it ended."""
+
+    def __init__(self, out, code, timed_out):
+        self.out, self.code, self.timed_out = out, code, timed_out
+
+    def tail(self, n=12):
+        lines = self.out.rstrip("\n").splitlines()[-n:]
+        return "\n".join("    | " + l for l in lines)
+
+    def problem(self, expect_panic=False):
+        """Why this boot went wrong, or None."""
+        if self.timed_out:
+            return "timeout (no power-off)"
+        if self.out.count(BANNER) > 1:
+            return "the machine rebooted (triple fault?): banner seen twice"
+        if "PANIC" in self.out and not expect_panic:
+            line = next(l for l in self.out.splitlines() if "PANIC" in l)
+            return "kernel panic: " + line.strip()
+        if self.code == 0:
+            return "QEMU exited 0: a triple fault under -no-reboot"
+        return None
+
+
+def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None):
+    """Runs QEMU with the serial console on a pipe. stdin_script is a list
+    of (prompt, line): each line is sent once prompt has appeared after the
+    previous send."""
+    p = subprocess.Popen(cmd + ["-serial", "stdio"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = b""
+    script = list(stdin_script or [])
+    seen = 0
+    deadline = time.monotonic() + timeout
+    timed_out = False
+    while True:
+        while script and script[0][0].encode() in out[seen:]:
+            prompt, line = script.pop(0)
+            seen = out.index(prompt.encode(), seen) + len(prompt)
+            try:
+                p.stdin.write(line.encode())
+                p.stdin.flush()
+            except BrokenPipeError:
+                script = []
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            p.kill()
+            break
+        r, _, _ = select.select([p.stdout], [], [], min(left, 1.0))
+        if r:
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            out += chunk
+    code = p.wait()
+    return Boot(out.decode("utf-8", "replace").replace("\r", ""), code, timed_out)
+
+
+# ---------------------------------------------------------------- results
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def report(self, name, reason=None, detail=None):
+        if reason is None:
+            self.passed += 1
+            print("PASS " + name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL %s: %s" % (name, reason), flush=True)
+            if detail:
+                print(detail, flush=True)
+
+
+LINE_RE = re.compile(r"^(PASS|FAIL) (\S+?)(?:: (.*))?$")
+
+
+def collect_lines(res, prefix, text):
+    """Reports every PASS/FAIL line of a run; returns how many there were."""
+    n = 0
+    for line in text.splitlines():
+        m = LINE_RE.match(line.strip())
+        if m:
+            n += 1
+            res.report(prefix + m.group(2), None if m.group(1) == "PASS"
+                       else (m.group(3) or "failed"))
+    return n
+
+
+# ---------------------------------------------------------------- unit
+def run_unit(res, want):
+    bins = sorted(f for f in os.listdir(os.path.join(BUILD, "unit"))
+                  if f.startswith("test_")) if os.path.isdir(
+        os.path.join(BUILD, "unit")) else []
+    if not bins:
+        res.report("unit", "no unit test binaries in build/unit (make unit-tests)")
+    for b in bins:
+        if want and not any(w in "unit/" + b for w in want):
+            continue
+        p = subprocess.run([os.path.join(BUILD, "unit", b)], capture_output=True,
+                           text=True, timeout=300)
+        n = collect_lines(res, "", p.stdout)
+        if n == 0 or (p.returncode != 0 and "FAIL" not in p.stdout):
+            res.report("unit/" + b, "exit status %d, %d results" % (p.returncode, n),
+                       p.stderr[-2000:])
+
+
+# ---------------------------------------------------------------- guest
+def discover_groups():
+    b = run_qemu(qemu_kernel_cmd(1, "ktest=list"))
+    bad = b.problem()
+    if bad or b.code != qemu_code(STATUS_PASS):
+        raise SystemExit("cannot list the test groups (%s):\n%s"
+                         % (bad or "exit %d" % b.code, b.tail()))
+    return re.findall(r"^ktest-group (\S+)$", b.out, re.M)
+
+
+BACKTRACE_RE = re.compile(r"^  #(\d+) 0x[0-9a-f]{8} ([A-Za-z_][\w.]*)\+0x[0-9a-f]+$", re.M)
+
+# What each deliberate crash must print, beyond the common shape.
+CRASH_EXPECT = {
+    "crash_pf": r"^PANIC: page fault at eip=0x[0-9a-f]{8} cr2=0xf8000000 err=0x2$",
+    "crash_null": r"^PANIC: page fault at eip=0x[0-9a-f]{8} cr2=0x00000000 err=0$",
+    "crash_ud": r"^PANIC: invalid opcode \(trap 6\) at eip=0x[0-9a-f]{8}",
+    "crash_panic": r"^PANIC: deliberate panic 42 from the crash_panic test$",
+}
+
+
+def check_crash(group, b):
+    """The shape of a deliberate kernel fault: the reason line, a
+    backtrace of symbolised frames numbered from 0 that names the test
+    function and kmain, and power-off status 0x7f."""
+    if b.timed_out:
+        return "timeout (no power-off)"
+    pat = CRASH_EXPECT.get(group, r"^PANIC: ")
+    if not re.search(pat, b.out, re.M):
+        return "no line matching /%s/" % pat
+    if "backtrace:" not in b.out:
+        return "no backtrace"
+    frames = BACKTRACE_RE.findall(b.out.split("backtrace:", 1)[1])
+    if len(frames) < 3 or [int(n) for n, _ in frames] != list(range(len(frames))):
+        return "backtrace is not numbered symbolised frames #0.."
+    names = [f for _, f in frames]
+    if not any(f.startswith("ktest_%s_" % group) for f in names):
+        return "backtrace does not name the test function ktest_%s_*" % group
+    if "kmain" not in names:
+        return "backtrace does not reach kmain"
+    if b.code != qemu_code(STATUS_PANIC):
+        return "QEMU exit %d, want %d (status 0x7f)" % (b.code, qemu_code(STATUS_PANIC))
+    return None
+
+
+def guest_group(smp, group):
+    """Boots one group; returns (lines to report) as (name, reason, detail)."""
+    prefix = "smp%d/" % smp
+    append = "ktest=" + group
+    initrd = INITRD
+    if group == "initrd":
+        # A second, plain module: abi.md's "any other file" rule.
+        extra = os.path.join(ROOT, "user", "root", "etc", "motd")
+        append += " extra_size=%d" % os.path.getsize(extra)
+        initrd = "%s,%s /bin/extra" % (INITRD, extra.replace(",", ",,"))
+    b = run_qemu(qemu_kernel_cmd(smp, append, initrd))
+    out = []
+    if group.startswith("crash_"):
+        out.append((prefix + group, check_crash(group, b), b.tail(20)))
+        return out
+    for line in b.out.splitlines():
+        m = LINE_RE.match(line.strip())
+        if m:
+            out.append((prefix + m.group(2),
+                        None if m.group(1) == "PASS" else (m.group(3) or "failed"), None))
+    bad = b.problem()
+    done = re.search(r"^ktest: done, (\d+) passed, (\d+) failed$", b.out, re.M)
+    if bad:
+        out.append((prefix + group, bad, b.tail()))
+    elif not done:
+        out.append((prefix + group, "no 'ktest: done' line", b.tail()))
+    elif b.code != qemu_code(STATUS_FAIL if int(done.group(2)) else STATUS_PASS):
+        out.append((prefix + group, "QEMU exit %d disagrees with the results" % b.code,
+                    b.tail()))
+    return out
+
+
+MONITOR_SCRIPT = [
+    ("K> ", "help\n"),
+    ("K> ", "ls\n"),
+    ("K> ", "cat /etc/motd\n"),
+    ("K> ", "gdt\n"),
+    ("K> ", "mem\n"),
+    ("K> ", "nosuchcommand\n"),
+    ("K> ", "poweroff 3\n"),
+]
+MONITOR_EXPECT = [
+    r"poweroff \[STATUS\]",                           # help
+    r"^\s+\d+ /etc/motd$",                            # ls
+    r"^Welcome to Spindle",                           # cat
+    r"^  12 sel 0x60  00cf9[ab]000000ffff  kernel code", # gdt
+    r"^frames: \d+ free of \d+",                      # mem
+    r"^nosuchcommand: unknown command",
+    r"^powering off$",
+]
+
+
+def monitor_session(smp):
+    name = "smp%d/console.monitor_session" % smp
+    b = run_qemu(qemu_kernel_cmd(smp, ""), stdin_script=MONITOR_SCRIPT)
+    bad = b.problem()
+    if bad:
+        return [(name, bad, b.tail())]
+    for pat in MONITOR_EXPECT:
+        if not re.search(pat, b.out, re.M):
+            return [(name, "no output line matching /%s/" % pat, b.tail(30))]
+    if b.code != qemu_code(3):
+        return [(name, "QEMU exit %d, want %d (poweroff 3)" % (b.code, qemu_code(3)),
+                 b.tail())]
+    return [(name, None, None)]
+
+
+# ---------------------------------------------------------------- loaders
+def check_boot_group(name, out):
+    """A run of ktest=boot booted by a real loader."""
+    if out.count(BANNER) > 1:
+        return "the machine rebooted: banner seen twice"
+    if BANNER not in out:
+        return "no boot banner"
+    if "PANIC" in out:
+        return "kernel panic"
+    m = re.search(r"^ktest: done, (\d+) passed, (\d+) failed$", out, re.M)
+    if not m:
+        return "no 'ktest: done' line (no clean power-off)"
+    if int(m.group(2)) or not int(m.group(1)):
+        return "ktest: %s passed, %s failed" % m.groups()
+    return None
+
+
+def grub_qemu():
+    name = "grub/qemu_iso_boot"
+    cmd = QEMU_BASE + ["-cdrom", TEST_ISO, "-boot", "d"]
+    b = run_qemu(cmd)
+    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b.out)   # GRUB's escapes
+    bad = b.problem() or check_boot_group(name, out)
+    if not bad and "loader: GRUB" not in out:
+        bad = "the banner does not name GRUB as the loader"
+    if not bad and b.code != qemu_code(STATUS_PASS):
+        bad = "QEMU exit %d" % b.code
+    return [(name, bad, b.tail() if bad else None)]
+
+
+def bochs():
+    name = "bochs/iso_boot"
+    if not shutil.which("bochs"):
+        return [(name, "bochs is not installed (tools/deps.sh)", None)]
+    with tempfile.TemporaryDirectory() as d:
+        serial = os.path.join(d, "serial.txt")
+        try:
+            subprocess.run([os.path.join(ROOT, "tools", "bochs.sh"), TEST_ISO, serial],
+                           stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=BOCHS_TIMEOUT)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        out = open(serial, errors="replace").read().replace("\r", "") \
+            if os.path.exists(serial) else ""
+    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out)
+    bad = "timeout" if timed_out else check_boot_group(name, out)
+    return [(name, bad, Boot(out, 1, timed_out).tail() if bad else None)]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+GDB_SCRIPT = """set confirm off
+set pagination off
+file {kernel}
+target remote 127.0.0.1:{port}
+break kmain
+continue
+info symbol $pc
+break banner_print
+continue
+x/24gx &cpus[0].gdt
+kill
+"""
+
+
+def gdb_session():
+    """make qemu-gdb's setup, driven: QEMU stopped at reset with -S, GDB
+    stops in kmain with symbols, and reads CPU 0's GDT."""
+    name = "gdb/kmain_and_gdt"
+    if not shutil.which("gdb"):
+        return [(name, "gdb is not installed", None)]
+    port = free_port()
+    q = subprocess.Popen(qemu_kernel_cmd(1, "") + ["-serial", "null", "-S", "-gdb",
+                                                   "tcp:127.0.0.1:%d" % port],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    try:
+        with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
+            f.write(GDB_SCRIPT.format(kernel=KERNEL, port=port))
+        time.sleep(0.3)
+        p = subprocess.run(["gdb", "-nx", "-batch", "-x", f.name],
+                           capture_output=True, text=True, timeout=QEMU_TIMEOUT)
+        out = p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        out = "timeout"
+    finally:
+        os.unlink(f.name)
+        q.kill()
+        q.wait()
+    if not re.search(r"Breakpoint 1, kmain \(magic=", out):
+        return [(name, "GDB did not stop in kmain with symbols", out[-1500:])]
+    words = re.findall(r"0x([0-9a-f]{16})", out.split("Breakpoint 2", 1)[-1])
+    if len(words) < 24:
+        return [(name, "no 24-entry x/24gx dump of cpus[0].gdt", out[-1500:])]
+    g = [int(w, 16) & ~(1 << 40) for w in words[:24]]    # ignore Accessed
+    want = {4: 0x00cffa000000ffff, 5: 0x00cff2000000ffff,
+            12: 0x00cf9a000000ffff, 13: 0x00cf92000000ffff}
+    for i, v in want.items():
+        if g[i] != v:
+            return [(name, "GDT entry %d is %#018x, want %#018x" % (i, g[i], v), None)]
+    if any(g[i] for i in list(range(0, 4)) + list(range(6, 12)) + [15] + list(range(16, 24))):
+        return [(name, "an entry that must be empty is not: %s" % words, None)]
+    return [(name, None, None)]
+
+
+# ---------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-k", action="append", default=[], help="run tests whose name contains this")
+    ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    args = ap.parse_args()
+    want = args.k
+    res = Results()
+
+    def wanted(name):
+        return not want or any(w in name for w in want)
+
+    run_unit(res, want)
+
+    groups = discover_groups()
+    jobs = []
+    for smp in SMP_COUNTS:
+        for g in groups:
+            if wanted("smp%d/%s" % (smp, g)):
+                jobs.append((guest_group, (smp, g)))
+        if wanted("smp%d/console" % smp):
+            jobs.append((monitor_session, (smp,)))
+    if wanted("grub/"):
+        jobs.append((grub_qemu, ()))
+    if wanted("bochs/"):
+        jobs.append((bochs, ()))
+    if wanted("gdb/"):
+        jobs.append((gdb_session, ()))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
+        futures = [ex.submit(fn, *a) for fn, a in jobs]
+        for fut in futures:                 # report in a fixed order
+            try:
+                lines = fut.result()
+            except Exception as e:          # a harness bug is a failure too
+                lines = [("harness", "%s: %s" % (type(e).__name__, e), None)]
+            for name, reason, detail in lines:
+                res.report(name, reason, detail)
+
+    print("%d passed, %d failed" % (res.passed, res.failed), flush=True)
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
