@@ -117,7 +117,7 @@ ROOT_FILES := $(shell find user/root -type f 2>/dev/null | LC_ALL=C sort)
 $(INITRD): $(ROOT_FILES) tools/mkinitrd.sh | deps
 	@mkdir -p $(@D)
 	$(call say,CPIO,$@)
-	$(Q)tools/mkinitrd.sh $@ $(B)/root user/root
+	$(Q)tools/mkinitrd.sh $@ $(B)/root user/root $(USER_ROOT)
 
 # ---- GRUB ISO ----
 $(ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps
@@ -158,6 +158,7 @@ bochs: $(ISO)
 
 # ---- tests ----
 include tests/unit/Makefile.inc
+include user/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso
@@ -166,7 +167,7 @@ $(TEST_ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps
 	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) ktest=boot
 
 check: all $(ISO) $(TEST_ISO) unit-tests
-	@python3 tests/run.py
+	@SPINDLE_BUILD=$(B) python3 tests/run.py
 
 clean:
 	rm -rf $(B) .gdbinit

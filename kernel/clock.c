@@ -1,6 +1,7 @@
 /* kernel/clock.c - the tick counter and the TSC clock (clock.h). */
 #include "kernel/clock.h"
 #include "kernel/printf.h"
+#include "kernel/sched.h"
 #include "arch/i386/pit.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/x86.h"
@@ -21,6 +22,8 @@ static void timer_irq(struct trapframe *tf)
 void clock_tick(void)
 {
 	ticks++;
+	timers_run();
+	sched_tick();
 }
 
 void clock_init(void)

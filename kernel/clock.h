@@ -16,7 +16,8 @@ uint64_t clock_ticks(void);         /* timer interrupts since clock_init */
 uint64_t clock_ns(void);            /* TSC-based nanoseconds since boot */
 uint64_t clock_tsc_hz(void);        /* the calibrated TSC frequency */
 
-/* Called from the timer interrupt; later the scheduler hangs off it. */
+/* Called from the timer interrupt: wakes timed sleepers and gives the
+ * scheduler its tick. */
 void clock_tick(void);
 
 #endif

@@ -15,6 +15,10 @@ static struct {
 	unsigned long dropped;            /* bytes lost to a full buffer */
 } rx;
 
+/* Called by the COM1 interrupt after it has buffered new bytes (tty.c's
+ * line discipline installs it when a process first reads the console). */
+static void (*volatile rx_hook)(void);
+
 static struct spinlock output_lock = SPINLOCK_INIT("console output");
 static uint32_t output_flags;
 
@@ -35,6 +39,13 @@ static void com1_irq(struct trapframe *tf)
 		else
 			rx.dropped++;
 	}
+	if (rx_hook)
+		rx_hook();
+}
+
+void console_set_rx_hook(void (*hook)(void))
+{
+	rx_hook = hook;
 }
 
 void console_enable_input(void)

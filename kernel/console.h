@@ -16,6 +16,9 @@ void console_write(const char *s, size_t n);
 int console_getc(void);             /* blocks; -1 never (no EOF on a UART) */
 int console_trygetc(void);          /* -1 when nothing is buffered */
 void console_flush(void);           /* wait until the UART has sent it all */
+/* hook() runs in the COM1 interrupt after new bytes were buffered; it may
+ * drain them with console_trygetc (kernel/tty.c does, for processes). */
+void console_set_rx_hook(void (*hook)(void));
 
 /* Serialises whole kprintf calls (and panic output) across CPUs. */
 void console_lock(void);

@@ -17,11 +17,20 @@
 #include "kernel/printf.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vm.h"
+#include "kernel/sched.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/initrd.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/pic.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/x86.h"
+
+void init_start(void);          /* kernel/init.c */
+void time_init(void);           /* kernel/time.c */
+void futex_init(void);          /* kernel/futex.c */
 
 static void warn_unknown_words(void)
 {
@@ -50,10 +59,16 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	pmm_init();
 	paging_init(pmm_ram_top());
 	kmem_init();
+	vm_init();
 	initrd_init();
+	task_init();
+	sched_init();
+	syscall_init();
+	futex_init();
 
 	pic_init();
 	clock_init();
+	time_init();
 	console_enable_input();
 	sti();
 
@@ -62,5 +77,13 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 
 	if (bootinfo.cmdline.ktest)
 		ktest_run(bootinfo.cmdline.ktest);
-	monitor_run();
+	if (bootinfo.cmdline.monitor || !initrd_find(bootinfo.cmdline.init)) {
+		if (!bootinfo.cmdline.monitor)
+			kprintf("no %s in the initrd: starting the kernel monitor\n",
+				bootinfo.cmdline.init);
+		monitor_run();
+	}
+	init_start();
+	/* kmain's thread is now cpu0's idle task. */
+	cpu_idle();
 }

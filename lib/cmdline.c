@@ -44,10 +44,11 @@ static bool parse_count(const char *s, int *out)
 }
 
 /* QEMU's -kernel puts the kernel's path first, GRUB does not: a first
- * word with a '/' and no '=' is that path (lib/cmdline.h). */
+ * word with a '/' or a '.' and no '=' is that path ("build/kernel.elf",
+ * "kernel.elf"; lib/cmdline.h). No option word has either. */
 static bool is_kernel_path(const char *word)
 {
-	return strchr(word, '/') && !strchr(word, '=');
+	return (strchr(word, '/') || strchr(word, '.')) && !strchr(word, '=');
 }
 
 static void add_unknown(struct cmdline *c, const char *word)
@@ -78,6 +79,8 @@ static void parse_option(struct cmdline *c, const char *word)
 		c->ktest = v;
 	else if ((v = value_of(word, "smp=")) && parse_count(v, &n))
 		c->smp = n;
+	else if (strcmp(word, "monitor") == 0)
+		c->monitor = true;
 	else
 		add_unknown(c, word);
 }

@@ -2,10 +2,11 @@
  *
  * QEMU's -kernel puts the kernel's own path first ("build/kernel.elf
  * init=/bin/sh"), GRUB passes only the arguments: a first word that holds
- * a '/' and no '=' is taken as that path and skipped. Recognised words:
+ * a '/' or a '.' and no '=' is taken as that path and skipped. Recognised words:
  *   init=PATH     the first program (default /bin/init)
  *   smp=N         cap the CPUs used (1..)
  *   ktest=GROUP   run the in-kernel test group GROUP (tests/guest)
+ *   monitor       start the kernel monitor instead of init
  *   --            every later word is an argument of init (argv[1..])
  * Any other word is kept in unknown[] so the kernel can warn once each. */
 #ifndef LIB_CMDLINE_H
@@ -21,6 +22,7 @@ struct cmdline {
 	char buf[CMDLINE_MAX];      /* private copy, words NUL-separated */
 	const char *init;           /* "/bin/init" unless init= was given */
 	const char *ktest;          /* NULL unless ktest= was given */
+	bool monitor;               /* the word "monitor" was given */
 	int smp;                    /* 0 = no cap */
 	int argc;                   /* words after "--" */
 	const char *argv[CMDLINE_MAX_ARGS];

@@ -18,12 +18,14 @@
 #define EFAULT    14
 #define EBUSY     16
 #define EEXIST    17
+#define ENODEV    19
 #define ENOTDIR   20
 #define EISDIR    21
 #define EINVAL    22
 #define EMFILE    24
 #define ENOSPC    28
 #define ESPIPE    29
+#define EROFS     30
 #define ERANGE    34
 #define ENAMETOOLONG 36
 #define ENOSYS    38

@@ -34,7 +34,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.join(ROOT, "build")
+# make check passes its build directory (make B=dir) in the environment.
+BUILD = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
 KERNEL = os.path.join(BUILD, "kernel.elf")
 INITRD = os.path.join(BUILD, "initrd.cpio")
 TEST_ISO = os.path.join(BUILD, "spindle-test.iso")

@@ -7,8 +7,14 @@
 #include "arch/i386/traps.h"
 #include "arch/i386/pic.h"
 #include "arch/i386/x86.h"
+#include "arch/i386/extable.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/mm/vm.h"
 
 static irq_handler_t irq_handlers[NR_IRQS];
 static unsigned long spurious_irqs;
@@ -72,12 +78,116 @@ static void handle_irq(struct trapframe *tf)
 		irq_handlers[irq](tf);
 }
 
-void trap(struct trapframe *tf)
+/* The signal a user-mode exception becomes (abi.md section 7). */
+static int exception_signal(unsigned trapno)
 {
-	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
-		handle_irq(tf);
+	switch (trapno) {
+	case T_DIVIDE:
+	case T_FPERR:
+	case T_SIMDERR:
+		return SIGFPE;
+	case T_ILLOP:
+		return SIGILL;
+	case T_DEBUG:
+	case T_BRKPT:
+		return SIGTRAP;
+	case T_ALIGN:
+		return SIGBUS;
+	default:
+		return SIGSEGV;
+	}
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGBUS: return "SIGBUS";
+	case SIGTRAP: return "SIGTRAP";
+	default: return "signal";
+	}
+}
+
+/* A fault in user mode ends only that process (or runs its handler):
+ * one line on the console, then the signal. */
+static void user_fault(struct trapframe *tf, uint32_t addr)
+{
+	struct task *t = current;
+	int sig = exception_signal(tf->trapno);
+
+	kprintf("pid %d (%s): %s at eip=0x%08x addr=0x%08x\n", t->tgid, t->comm,
+		signal_name(sig), tf->eip, addr);
+	force_signal(t, sig);
+}
+
+static void page_fault(struct trapframe *tf)
+{
+	uint32_t addr = read_cr2();
+	bool write = tf->err & 2;           /* #PF error code bit 1: W/R */
+	struct mm *mm = current ? current->mm : NULL;
+
+	/* Interrupts were off for the gate; a fault may sleep (allocate). */
+	sti();
+	if (addr < USER_TOP && mm && vm_fault(mm, addr, write) == 0)
+		return;
+	if (tf_from_user(tf)) {
+		user_fault(tf, addr);
 		return;
 	}
-	/* No user mode exists yet, so every other trap is a kernel bug. */
+	cli();
+	if (addr < USER_TOP && extable_fixup(tf->eip)) {
+		tf->eip = extable_fixup(tf->eip);
+		return;
+	}
 	panic_trap(tf);
+}
+
+/* Everything that must happen before a return to ring 3: a pending
+ * reschedule, then signals. Called with interrupts in any state. */
+void return_to_user_prepare(struct trapframe *tf)
+{
+	for (;;) {
+		if (need_resched()) {
+			schedule();
+			continue;
+		}
+		if (current && signal_pending(current)) {
+			do_signal(tf);
+			continue;
+		}
+		break;
+	}
+	cli();
+}
+
+void trap(struct trapframe *tf)
+{
+	struct task *t = current;
+
+	if (tf_from_user(tf))
+		t->tf = tf;
+
+	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
+		handle_irq(tf);
+	} else if (tf->trapno == T_SYSCALL) {
+		sti();
+		syscall_dispatch(tf);
+	} else if (tf->trapno == T_PGFLT) {
+		page_fault(tf);
+	} else if (tf_from_user(tf)) {
+		user_fault(tf, tf->eip);
+	} else if (tf->trapno == T_GPFLT && extable_fixup(tf->eip)) {
+		/* A user segment register that can no longer be loaded
+		 * (vectors.S trap_ret): continue at the fixup. */
+		tf->eip = extable_fixup(tf->eip);
+	} else if (tf->trapno == T_SEGNP && extable_fixup(tf->eip)) {
+		tf->eip = extable_fixup(tf->eip);
+	} else {
+		panic_trap(tf);
+	}
+
+	if (tf_from_user(tf))
+		return_to_user_prepare(tf);
 }

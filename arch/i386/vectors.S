@@ -7,6 +7,7 @@
  * and calls trap(tf). trap_ret restores it all and irets. */
 #include "arch/i386/segment.h"
 #include "arch/i386/trapframe.h"
+#include "arch/i386/extable.h"
 
 /* Vectors whose exception pushes an error code. */
 #define HAS_ERR(n) ((n) == 8 || ((n) >= 10 && (n) <= 14) || (n) == 17 || (n) == 21)
@@ -33,13 +34,32 @@ trap_entry:
 	.globl trap_ret
 trap_ret:
 	popal
-	popl %gs
-	popl %fs
-	popl %es
-	popl %ds
+	/* A user %fs/%gs/%es/%ds may name a TLS or LDT slot that was cleared
+	 * since it was saved: the pop then faults (#GP or #NP). The fixups
+	 * below load 0 instead, as Linux does, so the task reads back a null
+	 * selector rather than the kernel taking a fault it cannot handle
+	 * (abi.md section 5). */
+1:	popl %gs
+2:	popl %fs
+3:	popl %es
+4:	popl %ds
 	addl $8, %esp             /* trapno and err */
 	iret
 	.size trap_entry, . - trap_entry
+
+	/* At the fault, %esp still points at the slot being popped. */
+5:	movl $0, (%esp)
+	jmp 1b
+6:	movl $0, (%esp)
+	jmp 2b
+7:	movl $0, (%esp)
+	jmp 3b
+8:	movl $0, (%esp)
+	jmp 4b
+	EXTABLE(1b, 5b)
+	EXTABLE(2b, 6b)
+	EXTABLE(3b, 7b)
+	EXTABLE(4b, 8b)
 
 /* One stub per vector, 16-byte aligned, and vector_table[256] of their
  * addresses in .rodata (idt.c reads it): each loop round appends one word. */

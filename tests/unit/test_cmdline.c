@@ -246,3 +246,24 @@ TEST(input_that_just_fits_is_whole)
 	CHECK(c.truncated);
 	CHECK_EQ_I(c.smp, 1);
 }
+
+TEST(monitor_word)
+{
+	struct cmdline c;
+
+	cmdline_parse(&c, "build/kernel.elf monitor init=/bin/sh");
+	CHECK(c.monitor);
+	CHECK_EQ_U(c.nunknown, 0);
+	cmdline_parse(&c, "monitors");
+	CHECK(!c.monitor);
+	CHECK_EQ_U(c.nunknown, 1);
+}
+
+TEST(qemu_form_path_without_a_slash)
+{
+	struct cmdline c;
+
+	cmdline_parse(&c, "kernel.elf init=/bin/t");
+	CHECK_EQ_U(c.nunknown, 0);
+	CHECK(strcmp(c.init, "/bin/t") == 0);
+}

@@ -1,0 +1,90 @@
+/* arch/i386/process.c - the i386 half of a task (process.h). */
+#include "arch/i386/process.h"
+#include "arch/i386/cpu.h"
+#include "arch/i386/paging.h"
+#include "arch/i386/trapframe.h"
+#include "arch/i386/x86.h"
+#include "kernel/task.h"
+#include "kernel/panic.h"
+#include "kernel/mm/vm.h"
+#include "lib/string.h"
+
+/* ret_from_fork and kthread_start are in entry.S-style assembly below. */
+extern void ret_from_fork(void);
+extern void kthread_start(void);
+
+void switch_to(struct task *prev, struct task *next)
+{
+	struct cpu *c = this_cpu();
+	struct mm *pmm = prev->mm, *nmm = next->mm;
+
+	load_TLS(&next->thread, c);
+	c->tss.esp0 = next->thread.esp0;
+	/* Kernel threads have no mm and run on whatever page directory is
+	 * loaded: every one maps the kernel the same way. */
+	if (nmm && nmm != pmm)
+		mm_activate(nmm);
+	if (nmm && (!pmm || pmm->ldt != nmm->ldt))
+		ldt_load(nmm, c);
+	next->ti->cpu = c->id;
+	next->cpu = c->id;
+	switch_context(&prev->ctx, next->ctx);
+}
+
+/* Builds, below a trapframe at the top of t's stack, the context that
+ * switch_context pops: callee-saved registers 0 and eip = entry. */
+static struct context *push_context(struct trapframe *tf, void (*entry)(void))
+{
+	struct context *ctx = (struct context *)tf - 1;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->eip = (uint32_t)entry;
+	return ctx;
+}
+
+static struct trapframe *stack_frame(struct task *t)
+{
+	return (struct trapframe *)((uint8_t *)t->ti + KSTACK_SIZE) - 1;
+}
+
+void copy_thread(struct task *child, const struct trapframe *parent_tf, uint32_t user_sp)
+{
+	struct trapframe *tf = stack_frame(child);
+
+	*tf = *parent_tf;
+	tf->eax = 0;                    /* the child's return value */
+	if (user_sp)
+		tf->esp = user_sp;
+	child->tf = tf;
+	child->thread.esp0 = (uint32_t)(tf + 1);
+	child->ctx = push_context(tf, ret_from_fork);
+}
+
+void copy_kthread(struct task *t, void (*fn)(void *), void *arg)
+{
+	struct trapframe *tf = stack_frame(t);
+
+	memset(tf, 0, sizeof(*tf));
+	/* kthread_start finds fn and arg in the callee-saved registers. */
+	t->ctx = push_context(tf, kthread_start);
+	t->ctx->ebx = (uint32_t)fn;
+	t->ctx->esi = (uint32_t)arg;
+	t->thread.esp0 = (uint32_t)(tf + 1);
+	t->tf = tf;
+}
+
+void start_user_frame(struct trapframe *tf, uint32_t eip, uint32_t esp)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->ss = __USER_DS;
+	tf->fs = tf->gs = 0;
+	tf->eflags = EFLAGS_IF | 0x2;   /* bit 1 is always 1 (SDM 2.3) */
+	tf->eip = eip;
+	tf->esp = esp;
+}
+
+void tls_clear_all(struct thread_struct *t)
+{
+	memset(t->tls_array, 0, sizeof(t->tls_array));
+}

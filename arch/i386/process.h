@@ -1,0 +1,51 @@
+/* arch/i386/process.h - the i386 half of tasks: switching, new stacks,
+ * entering user mode. */
+#ifndef ARCH_I386_PROCESS_H
+#define ARCH_I386_PROCESS_H
+
+#include "lib/types.h"
+#include "lib/abi.h"
+#include "arch/i386/desc.h"
+#include "arch/i386/context.h"
+#include "arch/i386/cpu.h"
+
+struct task;
+struct trapframe;
+struct cpu;
+
+/* Called by schedule() with the run-queue lock held and interrupts off:
+ * load_TLS, TSS.esp0, CR3 and LDT for next, then switch_context. */
+void switch_to(struct task *prev, struct task *next);
+
+/* tls-2.5.31-D9's load_TLS: a task's three TLS descriptors into this
+ * CPU's GDT entries 6..8, three 8-byte copies and no branch ("3 TLS
+ * entries, 9 cycles copying and no branches in the context-switch path").
+ * Inline, so in switch_to it is exactly six load/store pairs: make bench
+ * prints switch_to's disassembly to show them. */
+static inline void load_TLS(const struct thread_struct *t, struct cpu *c)
+{
+#define C(i) c->gdt[GDT_ENTRY_TLS_MIN + i] = t->tls_array[i]
+	C(0); C(1); C(2);
+#undef C
+}
+
+/* Prepares child's kernel stack to return to user mode with a copy of
+ * parent_tf (eax = 0, esp = user_sp unless 0) through ret_from_fork. */
+void copy_thread(struct task *child, const struct trapframe *parent_tf, uint32_t user_sp);
+/* Prepares a kernel thread's stack to run fn(arg) (then exit). */
+void copy_kthread(struct task *t, void (*fn)(void *), void *arg);
+
+/* A fresh user register frame at the top of current's kernel stack:
+ * %cs/%ds/... user selectors, %fs=%gs=0, eflags IF, the given eip/esp,
+ * every general register 0 (abi.md section 2). */
+void start_user_frame(struct trapframe *tf, uint32_t eip, uint32_t esp);
+/* Leaves the kernel through trap_ret with current's frame. */
+void return_to_user(struct trapframe *tf) __attribute__((noreturn));
+
+/* The TLS and LDT operations of abi.md section 5 (arch/i386/tls.c,
+ * ldt.c). */
+void tls_clear_all(struct thread_struct *t);
+struct mm;
+int ldt_dup(struct mm *child, const struct mm *parent);    /* fork */
+
+#endif

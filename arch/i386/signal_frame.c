@@ -1,0 +1,153 @@
+/* arch/i386/signal_frame.c - building and unwinding a handler's frame
+ * (signal_frame.h has the layout), Linux i386's setup_rt_frame and
+ * sys_rt_sigreturn. */
+#include "arch/i386/signal_frame.h"
+#include "arch/i386/segment.h"
+#include "arch/i386/trapframe.h"
+#include "arch/i386/uaccess.h"
+#include "arch/i386/x86.h"
+#include "kernel/printf.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "lib/string.h"
+
+#define FRAME_OFF(field) ((uint32_t)__builtin_offsetof(struct rt_sigframe, field))
+
+/* EFLAGS bits (SDM Vol. 1 3.4.3). */
+#define EFLAGS_TF 0x00000100u       /* single step */
+#define EFLAGS_DF 0x00000400u       /* direction */
+/* What a frame may change on rt_sigreturn: the status flags, TF, DF and
+ * AC (Linux's FIX_EFLAGS: CF PF AF ZF SF TF DF OF AC). Never IOPL, NT,
+ * VM, IF: those are the kernel's. */
+#define SIGRETURN_EFLAGS 0x00040DD5u
+
+#define SS_DISABLE 2                /* no sigaltstack: uc_stack says so */
+
+/* The old Linux trampoline, used when there is no SA_RESTORER:
+ * b8 ad 00 00 00   movl $__NR_rt_sigreturn, %eax
+ * cd 80            int  $0x80
+ * 00               pad (Linux's "never used, only for gdb") */
+static const uint8_t sigreturn_code[8] = {
+	0xb8, SYS_rt_sigreturn, 0x00, 0x00, 0x00, 0xcd, 0x80, 0x00
+};
+_Static_assert(SYS_rt_sigreturn < 256, "the trampoline holds the number in one byte");
+
+static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
+			    uint64_t oldmask)
+{
+	sc->gs = (uint16_t)tf->gs;
+	sc->fs = (uint16_t)tf->fs;
+	sc->es = (uint16_t)tf->es;
+	sc->ds = (uint16_t)tf->ds;
+	sc->edi = tf->edi;
+	sc->esi = tf->esi;
+	sc->ebp = tf->ebp;
+	sc->esp = tf->esp;
+	sc->ebx = tf->ebx;
+	sc->edx = tf->edx;
+	sc->ecx = tf->ecx;
+	sc->eax = tf->eax;
+	/* The trap this delivery ends: 0x80 for a call, the exception
+	 * vector for a fault. No fault address is kept per task, so cr2
+	 * (and si_addr) stay 0. */
+	sc->trapno = tf->trapno;
+	sc->err = tf->err;
+	sc->eip = tf->eip;
+	sc->cs = (uint16_t)tf->cs;
+	sc->eflags = tf->eflags;
+	sc->esp_at_signal = tf->esp;
+	sc->ss = (uint16_t)tf->ss;
+	sc->fpstate = 0;                /* the kernel saves no FPU state */
+	sc->oldmask = (uint32_t)oldmask;
+	sc->cr2 = 0;
+}
+
+int setup_rt_frame(int sig, const struct k_sigaction *ka, uint64_t oldmask,
+		   struct trapframe *tf)
+{
+	struct rt_sigframe f;
+	/* Linux's get_sigframe: below the interrupted stack, aligned as the
+	 * i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0, the
+	 * return address just pushed. (No sigaltstack here.) A stack too low
+	 * wraps to the top of the address space and the copy fails. */
+	uint32_t sp = tf->esp - (uint32_t)sizeof(f);
+
+	sp = ((sp + 4) & ~15u) - 4;
+	memset(&f, 0, sizeof(f));
+	f.pretcode = (ka->flags & SA_RESTORER) ? (uint32_t)ka->restorer
+					       : sp + FRAME_OFF(retcode);
+	f.sig = sig;
+	f.pinfo = sp + FRAME_OFF(info);
+	f.puc = sp + FRAME_OFF(uc);
+	f.info.si_signo = sig;
+	f.info.si_code = SI_USER;
+	f.uc.uc_stack.ss_flags = SS_DISABLE;
+	save_sigcontext(&f.uc.uc_mcontext, tf, oldmask);
+	f.uc.uc_sigmask[0] = (uint32_t)oldmask;
+	f.uc.uc_sigmask[1] = (uint32_t)(oldmask >> 32);
+	memcpy(f.retcode, sigreturn_code, sizeof(f.retcode));
+	if (copy_to_user(sp, &f, sizeof(f)))
+		return -EFAULT;
+
+	/* Into the handler: handler(sig, &info, &uc) with the arguments on
+	 * the stack, and also in eax/edx/ecx for a regparm(3) handler, as
+	 * Linux does. The flat user selectors; DF clear as the ABI demands
+	 * at a call, TF clear so the handler is not single-stepped. */
+	tf->esp = sp;
+	tf->eip = (uint32_t)ka->handler;
+	tf->eax = (uint32_t)sig;
+	tf->edx = f.pinfo;
+	tf->ecx = f.puc;
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->ss = __USER_DS;
+	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF);
+	return 0;
+}
+
+/* A data selector from the frame: only one with RPL 3 (Linux's
+ * COPY_SEG; a bad but RPL 3 one is caught by trap_ret's fixups, which
+ * load 0 instead). */
+static uint32_t user_selector(uint16_t sel)
+{
+	return (sel & 3) == 3 ? sel : 0;
+}
+
+/* The handler returned: its `ret` popped pretcode, so the frame starts
+ * at %esp - 4. Everything is restored from the frame, sanitised so that
+ * user space cannot get a kernel selector or privileged flag through
+ * it. The result is the restored %eax, which the dispatcher stores back. */
+SYSCALL(SYS_rt_sigreturn, rt_sigreturn)
+{
+	struct task *t = current;
+	struct trapframe *tf = t->tf;
+	uint32_t frame = tf->esp - 4;
+	struct ucontext uc;
+	const struct sigcontext *sc = &uc.uc_mcontext;
+
+	if (copy_from_user(&uc, frame + FRAME_OFF(uc), sizeof(uc))) {
+		kprintf("pid %d (%s): bad signal frame at 0x%08x in rt_sigreturn: SIGSEGV\n",
+			t->tgid, t->comm, frame);
+		force_signal(t, SIGSEGV);
+		return 0;
+	}
+	signal_set_blocked((uint64_t)uc.uc_sigmask[0] | ((uint64_t)uc.uc_sigmask[1] << 32));
+
+	tf->gs = user_selector(sc->gs);
+	tf->fs = user_selector(sc->fs);
+	tf->es = user_selector(sc->es);
+	tf->ds = user_selector(sc->ds);
+	tf->edi = sc->edi;
+	tf->esi = sc->esi;
+	tf->ebp = sc->ebp;
+	tf->ebx = sc->ebx;
+	tf->edx = sc->edx;
+	tf->ecx = sc->ecx;
+	tf->eip = sc->eip;
+	tf->cs = __USER_CS;
+	tf->eflags = (tf->eflags & ~SIGRETURN_EFLAGS) | (sc->eflags & SIGRETURN_EFLAGS) |
+		     EFLAGS_IF;
+	tf->esp = sc->esp;
+	tf->ss = __USER_DS;
+	return (long)sc->eax;
+}

@@ -1,0 +1,121 @@
+/* arch/i386/signal_frame.h - the user-stack frame of a signal handler.
+ *
+ * Linux i386's struct rt_sigframe (arch/i386/kernel/signal.c, 2.6), byte
+ * for byte except that Spindle saves no FPU state, so the _fpstate that
+ * Linux puts between uc and retcode is absent and sc.fpstate is 0:
+ *
+ *   esp ->   0  pretcode   return address of the handler: sa_restorer
+ *                          (SA_RESTORER) or &retcode
+ *            4  sig        the handler's first argument
+ *            8  pinfo      = &info   (second argument, SA_SIGINFO)
+ *           12  puc        = &uc     (third argument)
+ *           16  info       struct siginfo, 128 bytes
+ *          144  uc         struct ucontext, 116 bytes:
+ *          144    uc_flags, 148 uc_link, 152 uc_stack (12 bytes),
+ *          164    uc_mcontext (struct sigcontext, 88 bytes),
+ *          252    uc_sigmask (8 bytes: the mask to restore)
+ *          260  retcode    movl $173,%eax; int $0x80 (rt_sigreturn)
+ *          268  (end)
+ *
+ * The handler's `ret` pops pretcode, so rt_sigreturn finds the frame at
+ * %esp - 4. Every offset is checked below: user programs and GDB scripts
+ * read this frame by hand. */
+#ifndef ARCH_I386_SIGNAL_FRAME_H
+#define ARCH_I386_SIGNAL_FRAME_H
+
+#include "lib/types.h"
+#include "lib/abi.h"
+
+struct trapframe;
+
+/* siginfo si_code values (Linux). Pending sets do not queue, so the
+ * sender is not remembered: every frame says SI_USER with pid 0. */
+#define SI_USER   0
+#define SI_KERNEL 0x80
+#define SI_TKILL  (-6)
+
+struct siginfo {
+	int si_signo;
+	int si_errno;
+	int si_code;
+	union {
+		int pad[29];                    /* 128 bytes in all */
+		struct { int pid; uint32_t uid; } kill;
+		struct { uint32_t addr; } fault;
+	} u;
+};
+
+/* Linux's struct sigcontext: the 16-bit selectors are padded to words
+ * (unsigned short gs, __gsh; ...). */
+struct sigcontext {
+	uint16_t gs, __gsh, fs, __fsh, es, __esh, ds, __dsh;
+	uint32_t edi, esi, ebp, esp, ebx, edx, ecx, eax;
+	uint32_t trapno, err, eip;
+	uint16_t cs, __csh;
+	uint32_t eflags, esp_at_signal;
+	uint16_t ss, __ssh;
+	uint32_t fpstate;                       /* user pointer; always 0 */
+	uint32_t oldmask;                       /* the mask's first word */
+	uint32_t cr2;
+};
+
+struct user_stack_t {                           /* Linux's stack_t */
+	uint32_t ss_sp;
+	int ss_flags;
+	uint32_t ss_size;
+};
+
+struct ucontext {
+	uint32_t uc_flags;
+	uint32_t uc_link;                       /* user pointer; 0 */
+	struct user_stack_t uc_stack;
+	struct sigcontext uc_mcontext;
+	uint32_t uc_sigmask[2];                 /* sigset_t, 64 bits */
+};
+
+struct rt_sigframe {
+	uint32_t pretcode;                      /* user pointer */
+	int sig;
+	uint32_t pinfo;                         /* user pointer: &info */
+	uint32_t puc;                           /* user pointer: &uc */
+	struct siginfo info;
+	struct ucontext uc;
+	uint8_t retcode[8];
+};
+
+#define SIGFRAME_CHECK(type, field, off) \
+	_Static_assert(__builtin_offsetof(struct type, field) == (off), \
+		       #type "." #field " must be at " #off " (Linux i386 ABI)")
+SIGFRAME_CHECK(rt_sigframe, pretcode, 0);
+SIGFRAME_CHECK(rt_sigframe, sig, 4);
+SIGFRAME_CHECK(rt_sigframe, pinfo, 8);
+SIGFRAME_CHECK(rt_sigframe, puc, 12);
+SIGFRAME_CHECK(rt_sigframe, info, 16);
+SIGFRAME_CHECK(rt_sigframe, uc, 144);
+SIGFRAME_CHECK(rt_sigframe, uc.uc_mcontext, 164);
+SIGFRAME_CHECK(rt_sigframe, uc.uc_sigmask, 252);
+SIGFRAME_CHECK(rt_sigframe, retcode, 260);
+SIGFRAME_CHECK(sigcontext, edi, 16);
+SIGFRAME_CHECK(sigcontext, eax, 44);
+SIGFRAME_CHECK(sigcontext, trapno, 48);
+SIGFRAME_CHECK(sigcontext, eip, 56);
+SIGFRAME_CHECK(sigcontext, cs, 60);
+SIGFRAME_CHECK(sigcontext, eflags, 64);
+SIGFRAME_CHECK(sigcontext, esp_at_signal, 68);
+SIGFRAME_CHECK(sigcontext, ss, 72);
+SIGFRAME_CHECK(sigcontext, fpstate, 76);
+SIGFRAME_CHECK(sigcontext, oldmask, 80);
+SIGFRAME_CHECK(sigcontext, cr2, 84);
+_Static_assert(sizeof(struct siginfo) == 128, "siginfo is 128 bytes (Linux SI_MAX_SIZE)");
+_Static_assert(sizeof(struct sigcontext) == 88, "sigcontext is 88 bytes");
+_Static_assert(sizeof(struct ucontext) == 116, "ucontext is 116 bytes");
+_Static_assert(sizeof(struct rt_sigframe) == 268, "rt_sigframe is 268 bytes");
+#undef SIGFRAME_CHECK
+
+/* Builds sig's frame on the user stack of tf and points tf at the
+ * handler; oldmask is the mask rt_sigreturn puts back. 0, or -EFAULT
+ * when the stack cannot be written (tf is then left as it was). */
+int setup_rt_frame(int sig, const struct k_sigaction *ka, uint64_t oldmask,
+		   struct trapframe *tf);
+
+#endif

@@ -1,0 +1,78 @@
+/* arch/i386/uaccess.c - the checked user copies (uaccess.h). */
+#include "arch/i386/uaccess.h"
+#include "arch/i386/extable.h"
+#include "lib/errno.h"
+
+size_t user_copy(void *dst, const void *src, size_t n);
+long user_strncpy(char *dst, const char *src, size_t max);
+
+static const uint8_t zeros[256];
+
+int copy_from_user(void *dst, uint32_t usrc, size_t n)
+{
+	if (!user_range_ok(usrc, n))
+		return -EFAULT;
+	return user_copy(dst, (const void *)usrc, n) ? -EFAULT : 0;
+}
+
+int copy_to_user(uint32_t udst, const void *src, size_t n)
+{
+	if (!user_range_ok(udst, n))
+		return -EFAULT;
+	return user_copy((void *)udst, src, n) ? -EFAULT : 0;
+}
+
+int clear_user(uint32_t udst, size_t n)
+{
+	if (!user_range_ok(udst, n))
+		return -EFAULT;
+	while (n > 0) {
+		size_t k = n < sizeof(zeros) ? n : sizeof(zeros);
+		if (user_copy((void *)udst, zeros, k))
+			return -EFAULT;
+		udst += k;
+		n -= k;
+	}
+	return 0;
+}
+
+int get_user32(uint32_t *val, uint32_t uaddr)
+{
+	return copy_from_user(val, uaddr, sizeof(*val));
+}
+
+int put_user32(uint32_t uaddr, uint32_t val)
+{
+	return copy_to_user(uaddr, &val, sizeof(val));
+}
+
+long strncpy_from_user(char *dst, uint32_t usrc, size_t max)
+{
+	long n;
+
+	if (max == 0)
+		return -ENAMETOOLONG;
+	/* Only the part below USER_TOP may be read. */
+	if (usrc >= 0xC0000000u)
+		return -EFAULT;
+	if (max > 0xC0000000u - usrc)
+		max = 0xC0000000u - usrc;
+	n = user_strncpy(dst, (const char *)usrc, max);
+	if (n < 0)
+		return -EFAULT;
+	if ((size_t)n == max) {
+		/* No NUL: either too long, or the string ran into the kernel. */
+		return usrc + max == 0xC0000000u ? -EFAULT : -ENAMETOOLONG;
+	}
+	return n;
+}
+
+extern const struct extable_entry __ex_table_start[], __ex_table_end[];
+
+uint32_t extable_fixup(uint32_t eip)
+{
+	for (const struct extable_entry *e = __ex_table_start; e < __ex_table_end; e++)
+		if (e->insn == eip)
+			return e->fixup;
+	return 0;
+}

@@ -1,0 +1,304 @@
+/* kernel/exec.c - execve: load a static ELF32 program (abi.md section 2).
+ *
+ * Everything that can fail happens before the point of no return: the file
+ * is found and checked, the argument strings are copied into the kernel,
+ * and a whole new address space is built (segments loaded, stack written).
+ * Only then does the task give up its old address space (zeroing its
+ * CLONE_RELEASE_VM word, user-vm-unlock-A2), its TLS descriptors and its
+ * signal handlers, and its registers are set to the program's start. */
+#include "kernel/exec.h"
+#include "kernel/elf.h"
+#include "kernel/exit.h"
+#include "kernel/initrd.h"
+#include "kernel/panic.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/mm/kmem.h"
+#include "kernel/mm/vm.h"
+#include "arch/i386/cpu.h"
+#include "arch/i386/mmu.h"
+#include "arch/i386/process.h"
+#include "arch/i386/uaccess.h"
+#include "arch/i386/x86.h"
+#include "lib/string.h"
+
+#define EXEC_PATH_MAX 256
+#define AUXV_PAIRS 8            /* PHDR PHENT PHNUM PAGESZ ENTRY RANDOM NULL + 1 spare */
+
+/* The argument and environment strings, back to back in one buffer. */
+struct strtab {
+	char *buf;
+	size_t used;
+	int argc, envc;
+};
+
+static int strtab_add_kernel(struct strtab *s, const char *str)
+{
+	size_t n = strlen(str) + 1;
+
+	if (n > EXEC_MAX_STRINGS - s->used)
+		return -E2BIG;
+	memcpy(s->buf + s->used, str, n);
+	s->used += n;
+	return 0;
+}
+
+/* Copies a user array of string pointers (argv or envp); NULL is empty. */
+static int strtab_add_user(struct strtab *s, uint32_t uarray, int *count)
+{
+	for (*count = 0; uarray; (*count)++) {
+		uint32_t p;
+		long n;
+
+		if (*count >= EXEC_MAX_ARGS)
+			return -E2BIG;
+		if (get_user32(&p, uarray + 4u * (uint32_t)*count))
+			return -EFAULT;
+		if (!p)
+			break;
+		n = strncpy_from_user(s->buf + s->used, p, EXEC_MAX_STRINGS - s->used);
+		if (n == -ENAMETOOLONG)
+			return -E2BIG;
+		if (n < 0)
+			return (int)n;
+		s->used += (size_t)n + 1;
+	}
+	return 0;
+}
+
+/* The file's ELF header and program headers, checked against the file's
+ * size; anything wrong is -ENOEXEC (never a crash: abi.md section 2). */
+static int check_elf(const struct initrd_file *f, const struct elf32_ehdr **eh,
+		     const struct elf32_phdr **ph)
+{
+	const struct elf32_ehdr *e = f->data;
+	uint32_t phsize;
+
+	if (f->size < sizeof(*e) || memcmp(e->e_ident, ELFMAG, 4) != 0)
+		return -ENOEXEC;
+	if (e->e_ident[EI_CLASS] != ELFCLASS32 || e->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    e->e_type != ET_EXEC || e->e_machine != EM_386 ||
+	    e->e_phentsize != sizeof(struct elf32_phdr) || e->e_phnum == 0 ||
+	    e->e_phnum > 64)
+		return -ENOEXEC;
+	phsize = (uint32_t)e->e_phnum * sizeof(struct elf32_phdr);
+	if (e->e_phoff > f->size || phsize > f->size - e->e_phoff || (e->e_phoff & 3))
+		return -ENOEXEC;
+	*eh = e;
+	*ph = (const struct elf32_phdr *)((const uint8_t *)f->data + e->e_phoff);
+	return 0;
+}
+
+static uint32_t page_down(uint32_t a) { return a & ~(uint32_t)(PAGE_SIZE - 1); }
+static uint32_t page_up(uint32_t a) { return (a + PAGE_SIZE - 1) & ~(uint32_t)(PAGE_SIZE - 1); }
+
+static uint32_t elf_prot(uint32_t pflags)
+{
+	return ((pflags & PF_R) ? PROT_READ : 0) | ((pflags & PF_W) ? PROT_WRITE : 0) |
+	       ((pflags & PF_X) ? PROT_EXEC : 0);
+}
+
+/* Maps one PT_LOAD segment into mm and copies its file bytes; the rest of
+ * its memory (.bss) is fresh zeroed pages. Two segments may share a page
+ * (the end of one, the start of the next): that page gets both
+ * protections. */
+static int load_segment(struct mm *mm, const struct initrd_file *f,
+			const struct elf32_phdr *p, uint32_t *prev_end)
+{
+	uint32_t start = page_down(p->p_vaddr), end, prot = elf_prot(p->p_flags);
+	int err;
+
+	if (p->p_filesz > p->p_memsz || p->p_offset > f->size ||
+	    p->p_filesz > f->size - p->p_offset || p->p_memsz == 0 ||
+	    p->p_vaddr < USER_BASE || p->p_memsz > USER_STACK_TOP - USER_STACK_SIZE - p->p_vaddr)
+		return -ENOEXEC;
+	end = page_up(p->p_vaddr + p->p_memsz);
+	if (start < *prev_end) {
+		if (start + PAGE_SIZE != *prev_end)
+			return -ENOEXEC;        /* overlapping segments */
+		err = vm_mprotect(mm, start, PAGE_SIZE, prot | PROT_READ | PROT_WRITE | PROT_EXEC);
+		if (err < 0)
+			return err;
+		start += PAGE_SIZE;
+	}
+	if (end > start && (err = vm_add_area(mm, start, end - start, prot, 0)) < 0)
+		return err;
+	*prev_end = end;
+	return vm_load(mm, p->p_vaddr, (const uint8_t *)f->data + p->p_offset, p->p_filesz);
+}
+
+/* The initial stack (abi.md section 2, as Linux's create_elf_tables):
+ *   sp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, then
+ *   the 16 AT_RANDOM bytes and the strings up to USER_STACK_TOP.
+ * It is built in a kernel buffer and copied in with vm_load. */
+static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32_ehdr *e,
+		       uint32_t phdr_addr, uint32_t *sp_out)
+{
+	uint32_t top = USER_STACK_TOP;
+	uint32_t strings = top - (uint32_t)((s->used + 15) & ~15u);
+	uint32_t random = strings - 16;
+	uint32_t nwords = 1 + (uint32_t)s->argc + 1 + (uint32_t)s->envc + 1 + 2 * AUXV_PAIRS;
+	uint32_t sp = (random - nwords * 4) & ~15u;
+	uint32_t size = top - sp, *w;
+	uint8_t *img = kzalloc(size);
+	uint32_t str = strings;
+	int i, n = 0, err;
+
+	if (!img)
+		return -ENOMEM;
+	w = (uint32_t *)img;
+	w[n++] = (uint32_t)s->argc;
+	for (i = 0; i < s->argc + s->envc; i++) {
+		if (i == s->argc)
+			w[n++] = 0;             /* end of argv */
+		w[n++] = str;
+		str += (uint32_t)strlen(s->buf + (str - strings)) + 1;
+	}
+	if (s->envc == 0)
+		w[n++] = 0;                 /* end of argv */
+	w[n++] = 0;                     /* end of envp */
+	w[n++] = AT_PHDR;   w[n++] = phdr_addr;
+	w[n++] = AT_PHENT;  w[n++] = sizeof(struct elf32_phdr);
+	w[n++] = AT_PHNUM;  w[n++] = e->e_phnum;
+	w[n++] = AT_PAGESZ; w[n++] = PAGE_SIZE;
+	w[n++] = AT_ENTRY;  w[n++] = e->e_entry;
+	w[n++] = AT_RANDOM; w[n++] = random;
+	w[n++] = AT_NULL;   w[n++] = 0;
+	/* AT_RANDOM's bytes: the TSC stirred; good enough for a stack canary
+	 * seed in a teaching kernel, and not reproducible by accident. */
+	for (i = 0; i < 16; i++)
+		img[random - sp + (uint32_t)i] = (uint8_t)(rdtsc() >> (i % 8));
+	memcpy(img + (strings - sp), s->buf, s->used);
+	err = vm_load(mm, sp, img, size);
+	kfree(img);
+	*sp_out = sp;
+	return err;
+}
+
+/* Where the program headers are in the program's memory (AT_PHDR). */
+static uint32_t phdr_address(const struct elf32_ehdr *e, const struct elf32_phdr *ph)
+{
+	for (int i = 0; i < e->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset <= e->e_phoff &&
+		    e->e_phoff - ph[i].p_offset < ph[i].p_filesz)
+			return ph[i].p_vaddr + (e->e_phoff - ph[i].p_offset);
+	return 0;
+}
+
+/* Builds the new address space; 0 and *mmp, *entry, *sp, or -errno. */
+static int build_mm(const struct initrd_file *f, const struct strtab *s,
+		    struct mm **mmp, uint32_t *entry, uint32_t *sp)
+{
+	const struct elf32_ehdr *e;
+	const struct elf32_phdr *ph;
+	struct mm *mm;
+	uint32_t prev_end = 0;
+	int err;
+
+	if ((err = check_elf(f, &e, &ph)) < 0)
+		return err;
+	if (!(mm = mm_create()))
+		return -ENOMEM;
+	for (int i = 0; i < e->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;               /* PT_TLS is user space's (abi.md) */
+		if ((err = load_segment(mm, f, &ph[i], &prev_end)) < 0)
+			goto fail;
+	}
+	err = -ENOEXEC;
+	if (prev_end == 0 || e->e_entry < USER_BASE || e->e_entry >= prev_end)
+		goto fail;
+	mm->brk_start = mm->brk = prev_end;
+	err = vm_add_area(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
+			  PROT_READ | PROT_WRITE, VMA_STACK);
+	if (err < 0 || (err = build_stack(mm, s, e, phdr_address(e, ph), sp)) < 0)
+		goto fail;
+	*mmp = mm;
+	*entry = e->e_entry;
+	return 0;
+fail:
+	mm_put(mm);
+	return err;
+}
+
+/* The point of no return: current becomes the new program. */
+static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_t sp)
+{
+	struct task *t = current;
+	struct mm *old = t->mm;
+	const char *base = strrchr(path, '/');
+
+	zap_other_threads();            /* execve in a thread ends the others */
+	if (old)
+		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
+	t->mm = mm;
+	mm_activate(mm);
+	ldt_load(mm, this_cpu());
+	if (old)
+		mm_put(old);
+	/* Linux's flush_thread: no TLS survives exec. */
+	tls_clear_all(&t->thread);
+	load_TLS(&t->thread, this_cpu());
+	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
+	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
+	start_user_frame(t->tf, entry, sp);
+}
+
+static int exec_strtab(const char *path, struct strtab *s)
+{
+	const struct initrd_file *f = initrd_find(path);
+	struct mm *mm;
+	uint32_t entry, sp;
+	int err;
+
+	if (!f)
+		return -ENOENT;
+	if ((err = build_mm(f, s, &mm, &entry, &sp)) < 0)
+		return err;
+	/* The last thing that can fail, so it comes before the point of no
+	 * return: a handler table of our own (a thread's is shared). */
+	if ((err = sighand_unshare(current)) < 0) {
+		mm_put(mm);
+		return err;
+	}
+	commit_exec(path, mm, entry, sp);
+	return 0;
+}
+
+int kernel_execve(const char *path, const char *const *argv, const char *const *envp)
+{
+	struct strtab s = { kmalloc(EXEC_MAX_STRINGS), 0, 0, 0 };
+	int err = 0;
+
+	if (!s.buf)
+		return -ENOMEM;
+	for (; argv && argv[s.argc] && !err; s.argc++)
+		err = strtab_add_kernel(&s, argv[s.argc]);
+	for (; envp && envp[s.envc] && !err; s.envc++)
+		err = strtab_add_kernel(&s, envp[s.envc]);
+	if (!err)
+		err = exec_strtab(path, &s);
+	kfree(s.buf);
+	return err;
+}
+
+SYSCALL(SYS_execve, execve)
+{
+	char path[EXEC_PATH_MAX];
+	struct strtab s = { NULL, 0, 0, 0 };
+	long n = strncpy_from_user(path, arg[0], sizeof(path));
+	int err;
+
+	if (n < 0)
+		return n;
+	if (!(s.buf = kmalloc(EXEC_MAX_STRINGS)))
+		return -ENOMEM;
+	err = strtab_add_user(&s, arg[1], &s.argc);
+	if (!err)
+		err = strtab_add_user(&s, arg[2], &s.envc);
+	if (!err)
+		err = exec_strtab(path, &s);
+	kfree(s.buf);
+	return err;
+}

@@ -1,0 +1,267 @@
+/* kernel/exit.c - exit, exit_group, reparenting, and the per-CPU task cache.
+ *
+ * A task that exits gives up its resources, hands its children to pid 1,
+ * and then either becomes a zombie for its parent's wait4 (it has an exit
+ * signal), or reaps itself (exit_signal == -1: CLONE_DETACHED threads and
+ * kernel threads). A self-reaping task cannot free its own task struct and
+ * kernel stack: it is still running on that stack. The seed's answer
+ * (clone-detached-2.5.31-A1) is the per-CPU task cache: with preemption
+ * off, the exiting task parks itself in its CPU's slot and frees whatever
+ * task was parked there before, which is certainly no longer running: it
+ * was the previous self-reaping task on this same CPU and has switched
+ * away. clone may also reuse the parked task instead of allocating. */
+#include "kernel/exit.h"
+#include "kernel/file.h"
+#include "kernel/panic.h"
+#include "kernel/printf.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/wait.h"
+#include "kernel/mm/vm.h"
+#include "arch/i386/cpu.h"
+#include "arch/i386/power.h"
+#include "arch/i386/uaccess.h"
+
+/* The per-CPU task cache (clone-detached-A1's task_cache[NR_CPUS]). */
+static struct task *task_cache[NR_CPUS];
+static struct task_cache_stats cache_stats;
+static struct spinlock cache_stats_lock = SPINLOCK_INIT("task cache stats");
+
+void task_cache_stats(struct task_cache_stats *s)
+{
+	uint32_t flags = spin_lock_irqsave(&cache_stats_lock);
+	*s = cache_stats;
+	spin_unlock_irqrestore(&cache_stats_lock, flags);
+}
+
+/* The seed's __put_task_struct for tsk == current: free the task parked
+ * on this CPU, park current. Runs with preemption (and interrupts) off,
+ * which is what the seed's comment relies on: nothing else runs on this
+ * CPU between here and the final schedule(). */
+static void task_cache_put_current(void)
+{
+	int cpu = this_cpu()->id;
+	struct task *old = task_cache[cpu];
+	uint32_t flags;
+
+	ASSERT(current_thread_info()->preempt_count > 0);
+	task_cache[cpu] = current;
+	flags = spin_lock_irqsave(&cache_stats_lock);
+	cache_stats.parked++;
+	if (old)
+		cache_stats.freed++;
+	spin_unlock_irqrestore(&cache_stats_lock, flags);
+	if (old) {
+		/* It parked itself, then switched away on this CPU. */
+		while (old->on_cpu)
+			pause();
+		task_free(old);
+	}
+}
+
+struct task *task_cache_take(void)
+{
+	uint32_t flags = read_eflags();
+	struct task *t;
+
+	cli();
+	t = task_cache[this_cpu()->id];
+	/* Only once it has switched away: otherwise it is not ours yet. */
+	if (t && !t->on_cpu) {
+		task_cache[this_cpu()->id] = NULL;
+		spin_lock(&cache_stats_lock);
+		cache_stats.reused++;
+		spin_unlock(&cache_stats_lock);
+	} else {
+		t = NULL;
+	}
+	if (flags & EFLAGS_IF)
+		sti();
+	return t;
+}
+
+void release_user_vm_lock(struct task *t)
+{
+	if (t->user_vm_lock) {
+		/* CLONE_RELEASE_VM: the fault is ignored, as in the seed. */
+		(void)put_user32((uint32_t)t->user_vm_lock, 0);
+		t->user_vm_lock = NULL;
+	}
+}
+
+/* Gives up the address space: the RELEASE_VM word first, while this mm
+ * is still the one loaded (user-vm-unlock-A2 does it in mm_release). */
+static void exit_mm(struct task *t)
+{
+	struct mm *mm = t->mm;
+
+	if (!mm)
+		return;
+	release_user_vm_lock(t);
+	t->mm = NULL;
+	mm_put(mm);
+}
+
+/* Children go to pid 1's group leader (abi.md section 4). A zombie child
+ * with an exit signal is announced to its new parent. Called with
+ * tasklist_lock held. */
+static void reparent_children(struct task *t)
+{
+	struct task *reaper = task_find(1);
+	struct list *pos, *tmp;
+
+	if (reaper)
+		reaper = reaper->group_leader;
+	list_for_each_safe(pos, tmp, &t->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		list_del(&c->sibling);
+		c->parent = reaper;
+		if (!reaper)
+			continue;
+		list_add_tail(&c->sibling, &reaper->children);
+		if (c->state == TASK_ZOMBIE && c->exit_signal > 0)
+			notify_parent_locked(c);
+	}
+}
+
+/* Is every other task of t's group a zombie or dead? tasklist_lock held. */
+bool group_dead(struct task *t)
+{
+	struct list *pos;
+
+	list_for_each(pos, &t->thread_group) {
+		struct task *o = list_entry(pos, struct task, thread_group);
+		if (o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
+			return false;
+	}
+	return true;
+}
+
+/* abi.md section 1: when pid 1 is gone, say so and power off. */
+static void init_exited(int status)
+{
+	int n = (status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
+
+	if (status & 0x7f)
+		kprintf("init exited with status %d (killed by signal %d)\n", n, status & 0x7f);
+	else
+		kprintf("init exited with status %d\n", n);
+	power_off(n & 0x7f);
+}
+
+void do_exit(int status)
+{
+	struct task *t = current;
+	uint32_t flags;
+	bool self_reap, last_of_init;
+
+	if (t->tid == 0)
+		panic("do_exit: the idle task of cpu%d tried to exit", t->cpu);
+	exit_mm(t);
+	if (t->files) {
+		files_put(t->files);
+		t->files = NULL;
+	}
+
+	flags = spin_lock_irqsave(&tasklist_lock);
+	t->exit_code = status;
+	reparent_children(t);
+	self_reap = t->exit_signal == -1;
+	/* Zombie or dead, the state change and the notification happen
+	 * under tasklist_lock, so wait4 sees one or the other whole. */
+	t->state = self_reap ? TASK_DEAD : TASK_ZOMBIE;
+	/* Before a self-reaping task leaves its group's list, or it would
+	 * always look like the last one. */
+	last_of_init = t->tgid == 1 && group_dead(t);
+	if (self_reap) {
+		list_del(&t->sibling);
+		list_del(&t->thread_group);
+		task_unhash_locked(t);
+	} else if (t->parent) {
+		/* clone-detached-A1: a detached task never gets here. */
+		notify_parent_locked(t);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+
+	if (last_of_init)
+		init_exited(status);
+	if (t->sighand && self_reap) {
+		sighand_put(t->sighand);
+		t->sighand = NULL;
+	}
+
+	/* The end of clone-detached-A1's do_exit: preemption off, then the
+	 * self-reaping task parks itself, then the last schedule(). */
+	cli();
+	preempt_disable();
+	if (self_reap)
+		task_cache_put_current();
+	preempt_enable();       /* schedule() checks it; interrupts stay off */
+	schedule();
+	panic("do_exit: %s (tid %d) ran again after exiting", t->comm, t->tid);
+}
+
+void do_group_exit(int status)
+{
+	struct task *t = current;
+	struct list *pos;
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	/* Already ending (another thread's exit_group or fatal signal): every
+	 * thread reports the group's status, as on Linux. */
+	if (t->group_exiting) {
+		status = t->group_exit_code;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		do_exit(status);
+	}
+	list_for_each(pos, &t->thread_group) {
+		struct task *o = list_entry(pos, struct task, thread_group);
+		o->group_exiting = true;
+		o->group_exit_code = status;
+		if (o != t && o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
+			send_signal_task(o, SIGKILL);
+	}
+	t->group_exiting = true;
+	t->group_exit_code = status;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	do_exit(status);
+}
+
+void zap_other_threads(void)
+{
+	struct task *t = current;
+	struct list *pos;
+	uint32_t flags;
+
+	for (;;) {
+		bool others = false;
+		flags = spin_lock_irqsave(&tasklist_lock);
+		list_for_each(pos, &t->thread_group) {
+			struct task *o = list_entry(pos, struct task, thread_group);
+			if (o->state == TASK_ZOMBIE || o->state == TASK_DEAD)
+				continue;
+			others = true;
+			if (!o->group_exiting) {
+				o->group_exiting = true;
+				o->group_exit_code = SIGKILL;
+				send_signal_task(o, SIGKILL);
+			}
+		}
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		if (!others)
+			return;
+		sched_yield();
+	}
+}
+
+SYSCALL(SYS_exit, exit)
+{
+	do_exit((int)((arg[0] & 0xff) << 8));
+}
+
+SYSCALL(SYS_exit_group, exit_group)
+{
+	do_group_exit((int)((arg[0] & 0xff) << 8));
+}

@@ -1,0 +1,38 @@
+/* kernel/exit.h - ending tasks, and waiting for them. */
+#ifndef KERNEL_EXIT_H
+#define KERNEL_EXIT_H
+
+#include "lib/types.h"
+
+struct task;
+
+/* Ends the calling task with a wait status (abi.md section 3: exited
+ * (code & 0xff) << 8, killed by a signal: the signal number). */
+void do_exit(int status) __attribute__((noreturn));
+/* Ends every task of the calling thread group (exit_group, fatal
+ * signals), then the caller. */
+void do_group_exit(int status) __attribute__((noreturn));
+
+/* Is every other task of t's group a zombie or dead? tasklist_lock held. */
+bool group_dead(struct task *t);
+
+/* Makes the other tasks of current's group exit (exec in a thread) and
+ * waits until they are gone. */
+void zap_other_threads(void);
+
+/* The seed's CLONE_RELEASE_VM: writes 0 to current->user_vm_lock (if set)
+ * in the address space being released; a fault is ignored ("if userspace
+ * has not set up a proper pointer then tough luck", user-vm-unlock-A2). */
+void release_user_vm_lock(struct task *t);
+
+/* The per-CPU task cache of clone-detached-2.5.31-A1: counters. */
+struct task_cache_stats {
+	uint64_t parked;        /* self-reaping tasks parked in a CPU slot */
+	uint64_t freed;         /* parked tasks freed by the next exit */
+	uint64_t reused;        /* parked tasks reused by clone */
+};
+void task_cache_stats(struct task_cache_stats *s);
+/* clone's first choice: the task parked on this CPU, if any (else NULL). */
+struct task *task_cache_take(void);
+
+#endif

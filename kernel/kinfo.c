@@ -1,0 +1,132 @@
+/* kernel/kinfo.c - /proc/kstat and /proc/tasks (kinfo.h). */
+#include "kernel/kinfo.h"
+#include "kernel/exit.h"
+#include "kernel/task.h"
+#include "kernel/mm/kmem.h"
+#include "kernel/mm/pmm.h"
+#include "arch/i386/desc.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define KINFO_MAX (64 * 1024)
+
+struct kbuf {
+	char *buf;
+	size_t len;
+};
+
+static void kb_printf(struct kbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void kb_printf(struct kbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->len >= KINFO_MAX - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf + b->len, KINFO_MAX - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n < KINFO_MAX - b->len ? (size_t)n : KINFO_MAX - 1 - b->len;
+}
+
+static int count_tasks(void)
+{
+	struct list *pos;
+	int n = 0;
+
+	list_for_each(pos, &all_tasks)
+		n++;
+	return n;
+}
+
+static void gen_kstat(struct kbuf *b)
+{
+	struct task_cache_stats tc;
+	uint32_t flags;
+	int ntasks;
+
+	task_cache_stats(&tc);
+	flags = spin_lock_irqsave(&tasklist_lock);
+	ntasks = count_tasks();
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	kb_printf(b, "frames_free %u\n", pmm_free_frames());
+	kb_printf(b, "frames_total %u\n", pmm_total_frames());
+	kb_printf(b, "task_cache_parked %llu\n", (unsigned long long)tc.parked);
+	kb_printf(b, "task_cache_freed %llu\n", (unsigned long long)tc.freed);
+	kb_printf(b, "task_cache_reused %llu\n", (unsigned long long)tc.reused);
+	kb_printf(b, "tasks %d\n", ntasks);
+	for (struct objcache *c = kmem_caches(); c; c = c->next)
+		kb_printf(b, "cache %s inuse %u slabs %u\n", c->name, c->nr_inuse, c->nr_slabs);
+}
+
+static const char *state_name(enum task_state s)
+{
+	switch (s) {
+	case TASK_RUNNING: return "R";
+	case TASK_INTERRUPTIBLE: return "S";
+	case TASK_UNINTERRUPTIBLE: return "D";
+	case TASK_ZOMBIE: return "Z";
+	default: return "X";
+	}
+}
+
+static void gen_tasks(struct kbuf *b)
+{
+	struct list *pos;
+	uint32_t flags;
+
+	kb_printf(b, "TID TGID PPID STATE CPU EXITSIG COMM TLS6 TLS7 TLS8\n");
+	flags = spin_lock_irqsave(&tasklist_lock);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		const struct desc *tls = t->thread.tls_array;
+		kb_printf(b, "%d %d %d %s %d %d %s 0x%08x 0x%08x 0x%08x\n", t->tid, t->tgid,
+			  t->parent ? t->parent->tgid : 0, state_name(t->state), t->cpu,
+			  t->exit_signal, t->comm, desc_base(&tls[0]), desc_base(&tls[1]),
+			  desc_base(&tls[2]));
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+bool kinfo_is_proc_path(const char *path)
+{
+	return strncmp(path, "/proc/", 6) == 0;
+}
+
+struct initrd_file *kinfo_open(const char *path, int *err)
+{
+	void (*gen)(struct kbuf *);
+	struct initrd_file *f;
+	struct kbuf b = { NULL, 0 };
+
+	if (strcmp(path, "/proc/kstat") == 0)
+		gen = gen_kstat;
+	else if (strcmp(path, "/proc/tasks") == 0)
+		gen = gen_tasks;
+	else {
+		*err = -ENOENT;
+		return NULL;
+	}
+	f = kzalloc(sizeof(*f));
+	b.buf = kmalloc(KINFO_MAX);
+	if (!f || !b.buf) {
+		kfree(f);
+		kfree(b.buf);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	gen(&b);
+	strlcpy(f->path, path, sizeof(f->path));
+	f->data = b.buf;
+	f->size = (uint32_t)b.len;
+	return f;
+}
+
+void kinfo_release(struct initrd_file *f)
+{
+	kfree((void *)f->data);
+	kfree(f);
+}

@@ -1,0 +1,22 @@
+/* kernel/kinfo.h - read-only views of the kernel as text files.
+ *
+ *   /proc/kstat   counters, one "name value" per line: free frames, the
+ *                 per-CPU task cache (parked, freed, reused), live tasks,
+ *                 and "cache NAME inuse N slabs N" for every object cache
+ *   /proc/tasks   one line per task: tid tgid ppid state cpu exit_signal
+ *                 comm and the bases of its three TLS descriptors (ps)
+ *
+ * Each open takes a snapshot; reads then see that snapshot, like a file
+ * of the initrd, so a test can read before and after a workload. */
+#ifndef KERNEL_KINFO_H
+#define KERNEL_KINFO_H
+
+#include "kernel/initrd.h"
+
+/* The snapshot for path as a file, or NULL (with *err: -ENOENT for an
+ * unknown /proc name, -ENOMEM). kinfo_release frees it. */
+struct initrd_file *kinfo_open(const char *path, int *err);
+void kinfo_release(struct initrd_file *f);
+bool kinfo_is_proc_path(const char *path);
+
+#endif

@@ -1,0 +1,32 @@
+/* kernel/mm/vm_internal.h - what vm.c (pages: faults, fork, teardown) and
+ * vma.c (areas: mmap, munmap, mprotect, brk) share. Not for the rest of
+ * the kernel: vm.h is the interface.
+ *
+ * Every function here expects mm->lock held. */
+#ifndef KERNEL_MM_VM_INTERNAL_H
+#define KERNEL_MM_VM_INTERNAL_H
+
+#include "kernel/mm/vm.h"
+#include "kernel/mm/kmem.h"
+
+/* Any access at all: an area without these bits is PROT_NONE. */
+#define PROT_ACCESS (PROT_READ | PROT_WRITE | PROT_EXEC)
+
+extern struct objcache vma_cache;
+
+/* The area containing addr, or NULL. */
+struct vma *vma_find(struct mm *mm, uint32_t addr);
+
+/* The PTE area v gives the user page at kernel address page: present and
+ * user unless PROT_NONE; writable only if the area is, and the page is
+ * this mm's alone (or the area is VMA_SHARED). */
+uint32_t vm_pte_for(const struct vma *v, void *page);
+
+/* Unmaps every page of [start, end), frees page tables left empty, and
+ * flushes the TLB before any of those frames is freed. */
+void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end);
+
+/* Rewrites the PTEs of [start, end) (inside v) for v's current prot. */
+void vm_protect_pages(struct mm *mm, const struct vma *v, uint32_t start, uint32_t end);
+
+#endif

@@ -1,0 +1,289 @@
+/* kernel/sched.c - run queues, schedule(), sleeping and waking (sched.h). */
+#include "kernel/sched.h"
+#include "kernel/clock.h"
+#include "kernel/panic.h"
+#include "arch/i386/cpu.h"
+#include "arch/i386/process.h"
+#include "arch/i386/x86.h"
+
+struct rq {
+	struct spinlock lock;
+	struct list queue;              /* runnable tasks but idle, in turn */
+	struct task *idle;
+	struct task *prev;              /* the task being switched away from */
+	int nr_running;
+	volatile bool need_resched;
+	uint64_t switches;
+};
+
+static struct rq rqs[NR_CPUS];
+
+/* Tasks in a timed sleep, unordered: timers_run scans it at each tick.
+ * Few tasks sleep with a timeout at once, so a list is enough here. */
+static struct list timer_list = LIST_INIT(timer_list);
+static struct spinlock timer_lock = SPINLOCK_INIT("sleep timers");
+
+static struct rq *this_rq(void)
+{
+	return &rqs[current_thread_info()->cpu];
+}
+
+void sched_init_cpu(int cpu, struct task *idle)
+{
+	struct rq *rq = &rqs[cpu];
+
+	rq->lock = (struct spinlock)SPINLOCK_INIT("run queue");
+	list_init(&rq->queue);
+	rq->idle = idle;
+	idle->cpu = cpu;
+	idle->state = TASK_RUNNING;
+	idle->on_rq = false;            /* the idle task is never queued */
+	idle->on_cpu = true;
+}
+
+void sched_init(void)
+{
+	sched_init_cpu(0, current);
+}
+
+static void enqueue(struct rq *rq, struct task *t)
+{
+	list_add_tail(&t->run_link, &rq->queue);
+	t->on_rq = true;
+	rq->nr_running++;
+}
+
+static void dequeue(struct rq *rq, struct task *t)
+{
+	list_del(&t->run_link);
+	t->on_rq = false;
+	rq->nr_running--;
+}
+
+void sched_add(struct task *t)
+{
+	struct rq *rq = &rqs[t->cpu];
+	uint32_t flags = spin_lock_irqsave(&rq->lock);
+
+	t->state = TASK_RUNNING;
+	enqueue(rq, t);
+	rq->need_resched = true;
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+bool wake_up_task(struct task *t)
+{
+	struct rq *rq = &rqs[t->cpu];
+	uint32_t flags = spin_lock_irqsave(&rq->lock);
+	bool woke = false;
+
+	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
+		t->state = TASK_RUNNING;
+		if (!t->on_rq && t != rq->idle)
+			enqueue(rq, t);
+		rq->need_resched = true;
+		woke = true;
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
+	return woke;
+}
+
+/* The checks schedule() relies on, each panicking with its name. */
+static void schedule_checks(struct task *prev)
+{
+	struct thread_info *ti = current_thread_info();
+
+	if (ti->preempt_count != 0)
+		panic("schedule: called while atomic (preempt_count %d) by %s",
+		      ti->preempt_count, prev->comm);
+	if (ti->magic != THREAD_INFO_MAGIC)
+		panic("schedule: kernel stack of %s overflowed (thread_info magic %#x)",
+		      prev->comm, ti->magic);
+	if (ti->task != prev)
+		panic("schedule: thread_info names another task");
+}
+
+/* The first thing a task does when it (re)starts running: the task we
+ * switched away from is now truly off this CPU (its registers are saved),
+ * so its on_cpu can drop: wait4 and the task cache wait for that before
+ * they free a task. Then the run-queue lock schedule() took is released. */
+void finish_task_switch(struct task *unused)
+{
+	struct rq *rq = this_rq();
+
+	(void)unused;
+	if (rq->prev) {
+		__atomic_store_n(&rq->prev->on_cpu, false, __ATOMIC_RELEASE);
+		rq->prev = NULL;
+	}
+	spin_unlock(&rq->lock);
+	sti();
+}
+
+void schedule(void)
+{
+	struct task *prev = current, *next;
+	struct rq *rq;
+
+	schedule_checks(prev);
+	cli();
+	rq = this_rq();
+	spin_lock(&rq->lock);
+	rq->need_resched = false;
+
+	if (prev != rq->idle) {
+		if (prev->state == TASK_INTERRUPTIBLE && signal_pending(prev))
+			prev->state = TASK_RUNNING;
+		if (prev->state != TASK_RUNNING) {
+			if (prev->on_rq)
+				dequeue(rq, prev);
+		} else if (prev->on_rq) {
+			list_del(&prev->run_link);          /* to the back */
+			list_add_tail(&prev->run_link, &rq->queue);
+		}
+	}
+	next = list_empty(&rq->queue) ? rq->idle
+		: list_first_entry(&rq->queue, struct task, run_link);
+
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		sti();
+		return;
+	}
+	rq->switches++;
+	rq->prev = prev;
+	next->on_cpu = true;
+	/* switch_to returns when some CPU switches back to prev; the run
+	 * queue lock is then released by finish_task_switch. */
+	switch_to(prev, next);
+	finish_task_switch(prev);
+}
+
+void sched_yield(void)
+{
+	schedule();
+}
+
+bool need_resched(void)
+{
+	return this_rq()->need_resched;
+}
+
+void sched_tick(void)
+{
+	struct rq *rq = this_rq();
+
+	/* A time slice is one tick: ask for a switch if anyone else waits. */
+	if (rq->nr_running > 1 || (current == rq->idle && rq->nr_running > 0))
+		rq->need_resched = true;
+}
+
+void cpu_idle(void)
+{
+	for (;;) {
+		cli();
+		if (this_rq()->nr_running > 0) {
+			sti();
+			schedule();
+			continue;
+		}
+		sti_hlt();
+	}
+}
+
+/* ---- wait queues ---- */
+
+void waitqueue_init(struct waitqueue *wq, const char *name)
+{
+	wq->lock = (struct spinlock)SPINLOCK_INIT(name);
+	list_init(&wq->waiters);
+}
+
+void prepare_to_wait(struct waitqueue *wq, struct waiter *w, int state)
+{
+	uint32_t flags = spin_lock_irqsave(&wq->lock);
+
+	w->task = current;
+	if (list_empty(&w->link))
+		list_add_tail(&w->link, &wq->waiters);
+	current->state = (enum task_state)state;
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(struct waitqueue *wq, struct waiter *w)
+{
+	uint32_t flags;
+
+	current->state = TASK_RUNNING;
+	flags = spin_lock_irqsave(&wq->lock);
+	list_del(&w->link);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+int wake_up_n(struct waitqueue *wq, int n)
+{
+	uint32_t flags = spin_lock_irqsave(&wq->lock);
+	struct list *pos, *tmp;
+	int woken = 0;
+
+	list_for_each_safe(pos, tmp, &wq->waiters) {
+		struct waiter *w = list_entry(pos, struct waiter, link);
+		if (n >= 0 && woken >= n)
+			break;
+		/* Off the queue now, so a second wake-up counts someone else. */
+		list_del(&w->link);
+		if (wake_up_task(w->task))
+			woken++;
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return woken;
+}
+
+/* ---- timed sleep ---- */
+
+uint64_t schedule_timeout(uint64_t ns)
+{
+	struct task *t = current;
+	uint64_t now = clock_ns(), deadline = now + ns;
+	uint32_t flags;
+
+	if (deadline < now)
+		deadline = UINT64_MAX;
+	flags = spin_lock_irqsave(&timer_lock);
+	t->wake_ns = deadline;
+	list_add_tail(&t->timer_link, &timer_list);
+	spin_unlock_irqrestore(&timer_lock, flags);
+
+	schedule();
+
+	flags = spin_lock_irqsave(&timer_lock);
+	list_del(&t->timer_link);
+	t->wake_ns = 0;
+	spin_unlock_irqrestore(&timer_lock, flags);
+	now = clock_ns();
+	return now >= deadline ? 0 : deadline - now;
+}
+
+void timers_run(void)
+{
+	uint64_t now = clock_ns();
+	struct list *pos;
+
+	spin_lock(&timer_lock);
+	list_for_each(pos, &timer_list) {
+		struct task *t = list_entry(pos, struct task, timer_link);
+		if (t->wake_ns && t->wake_ns <= now)
+			wake_up_task(t);
+	}
+	spin_unlock(&timer_lock);
+}
+
+uint64_t sched_switches(int cpu)
+{
+	return rqs[cpu].switches;
+}
+
+int sched_nr_running(int cpu)
+{
+	return rqs[cpu].nr_running;
+}

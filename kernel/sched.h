@@ -1,0 +1,71 @@
+/* kernel/sched.h - the scheduler: per-CPU run queues, round robin.
+ *
+ * Each CPU has a run queue of its runnable tasks (the running one
+ * included) and an idle task that runs when the queue is empty. The timer
+ * tick asks for a reschedule; it happens on the way back to user mode
+ * (the kernel itself is not preemptible: a kernel thread yields or
+ * sleeps). The run-queue lock is held across switch_context and released
+ * by the task that starts running (finish_task_switch), as in Linux.
+ *
+ * Sleeping without lost wake-ups (the race xv6's sleep() comment is
+ * about): announce the sleep, then test the condition, then schedule:
+ *
+ *     DEFINE_WAIT(w);
+ *     prepare_to_wait(&wq, &w, TASK_INTERRUPTIBLE);
+ *     if (!condition)
+ *         schedule();
+ *     finish_wait(&wq, &w);
+ *
+ * A wake_up that comes after prepare_to_wait sets the task RUNNING again,
+ * so the schedule() that follows returns at once instead of sleeping. */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include "lib/types.h"
+#include "lib/list.h"
+#include "arch/i386/spinlock.h"
+#include "kernel/task.h"
+#include "kernel/waitqueue.h"
+
+#define DEFINE_WAIT(w) struct waiter w = { current, LIST_INIT(w.link) }
+
+void sched_init(void);              /* the boot task becomes cpu0's idle */
+void sched_init_cpu(int cpu, struct task *idle);
+void schedule(void);
+void sched_yield(void);
+/* Makes a sleeping task runnable (true if it was asleep). */
+bool wake_up_task(struct task *t);
+/* Puts a new task on a run queue. */
+void sched_add(struct task *t);
+void sched_tick(void);              /* from the timer interrupt */
+bool need_resched(void);
+/* Runs the idle loop of this CPU; never returns. */
+void cpu_idle(void) __attribute__((noreturn));
+
+/* Sleeps until woken or until ns have passed; the caller sets
+ * current->state (TASK_INTERRUPTIBLE) first, after queueing itself where
+ * its waker will look. Returns the nanoseconds left (0: time ran out). */
+uint64_t schedule_timeout(uint64_t ns);
+/* From the timer tick: wakes the sleepers whose time has come. */
+void timers_run(void);
+
+/* Called first by every task that starts running after a switch. */
+void finish_task_switch(struct task *prev);
+
+static inline void preempt_disable(void)
+{
+	current_thread_info()->preempt_count++;
+	__asm__ volatile("" ::: "memory");
+}
+
+static inline void preempt_enable(void)
+{
+	__asm__ volatile("" ::: "memory");
+	current_thread_info()->preempt_count--;
+}
+
+/* Statistics, for tests and the monitor. */
+uint64_t sched_switches(int cpu);
+int sched_nr_running(int cpu);
+
+#endif

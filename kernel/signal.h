@@ -1,0 +1,106 @@
+/* kernel/signal.h - signals (abi.md section 7).
+ *
+ * Signals 1..63 are bits of a 64-bit set (bit sig-1). Pending signals are
+ * per task (tgkill, faults) and per thread group (kill); handlers are per
+ * group through the shared struct sighand (CLONE_SIGHAND). Standard
+ * signals do not queue: a second SIGCHLD while one is pending merges.
+ *
+ * Simplification: Linux keeps the group's pending set in signal_struct,
+ * which exactly the thread group shares. Spindle has no signal_struct, so
+ * the group's set lives in struct sighand (shared_pending). sighand is
+ * shared by the thread group *plus* any CLONE_SIGHAND clone that is not a
+ * thread; such a partner process may take a kill() meant for the other.
+ *
+ * Locking: sighand->lock (irqsave) protects action[], shared_pending, and
+ * every task's pending and blocked sets of the tasks that share it. Order:
+ * tasklist_lock, then sighand->lock, then a run-queue lock (wake_up_task).
+ * signal_pending() takes no lock: schedule() calls it under its run-queue
+ * lock (see signal_wake in signal.c for why no wake-up is lost). */
+#ifndef KERNEL_SIGNAL_H
+#define KERNEL_SIGNAL_H
+
+#include "lib/types.h"
+#include "lib/abi.h"
+#include "arch/i386/spinlock.h"
+
+#define SIGMASK(sig) (1ull << ((sig) - 1))
+/* SIGKILL and SIGSTOP can be neither caught nor blocked. */
+#define SIG_UNBLOCKABLE (SIGMASK(SIGKILL) | SIGMASK(SIGSTOP))
+/* The highest signal number the calls accept (Linux's _NSIG is 64 and
+ * also accepts 64; Spindle's contract stops at 63). */
+#define SIG_MAX 63
+
+#define SIG_DFL ((void *)0)
+#define SIG_IGN ((void *)1)
+
+/* Linux i386 numbers the kernel needs that lib/abi.h does not list. */
+#define SIGTSTP  20
+#define SIGTTIN  21
+#define SIGTTOU  22
+#define SIGURG   23
+#define SIGWINCH 28
+
+/* sigaction flags beyond lib/abi.h's (Linux i386 values). */
+#define SA_NODEFER   0x40000000u    /* do not block sig in its handler */
+#define SA_RESETHAND 0x80000000u    /* back to SIG_DFL once delivered */
+
+/* rt_sigprocmask's how. */
+#define SIG_BLOCK   0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+
+struct sigpending {
+	uint64_t signals;
+};
+
+struct sighand {
+	int refcount;                       /* atomic (fork adds sharers) */
+	struct spinlock lock;
+	struct k_sigaction action[NSIG];    /* index sig - 1 */
+	struct sigpending shared_pending;   /* kill(): for the whole group */
+};
+
+struct task;
+struct trapframe;
+
+struct sighand *sighand_new(void);          /* every action SIG_DFL */
+/* fork without CLONE_SIGHAND: the same actions, nothing pending. */
+struct sighand *sighand_copy(const struct sighand *sh);
+void sighand_put(struct sighand *sh);
+/* Gives t a private copy if its sighand is shared; 0 or -ENOMEM. */
+int sighand_unshare(struct task *t);
+/* execve: unshare, then caught signals go back to SIG_DFL (ignored ones
+ * stay ignored, the mask and pending signals survive: Linux's
+ * flush_signal_handlers). 0, or -ENOMEM when the unshare failed (the
+ * handlers are reset in place all the same). */
+int signals_exec_reset(struct task *t);
+
+/* Sends sig to one task (tgkill, faults) or to its whole group (kill);
+ * 0 always (a task without sighand - a kernel thread, a reaped zombie -
+ * quietly gets nothing, as Linux). The caller keeps t alive: current, or
+ * tasklist_lock held. send_signal_group walks t's thread group, so it
+ * must be called with tasklist_lock held. */
+int send_signal_task(struct task *t, int sig);
+int send_signal_group(struct task *t, int sig);
+/* A synchronous fault in user mode: unblock and, if ignored, reset sig so
+ * the task cannot loop on the faulting instruction, then send it. */
+void force_signal(struct task *t, int sig);
+/* A signal frame could not be written or read back: SIGSEGV for current,
+ * with SIGSEGV's own handler reset first if sig was SIGSEGV (so a bad
+ * stack ends the task instead of looping; Linux's force_sigsegv). */
+void force_sigsegv(int sig);
+
+bool signal_pending(struct task *t);        /* deliverable now */
+/* On the way back to user mode: deliver one pending signal, building a
+ * handler frame on the user stack or taking the default action. */
+void do_signal(struct trapframe *tf);
+/* current's mask becomes mask (minus SIGKILL and SIGSTOP). */
+void signal_set_blocked(uint64_t mask);
+
+/* struct k_sigaction's mask as one set, and back. */
+static inline uint64_t sigaction_mask(const struct k_sigaction *ka)
+{
+	return (uint64_t)ka->mask[0] | ((uint64_t)ka->mask[1] << 32);
+}
+
+#endif

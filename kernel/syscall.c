@@ -1,0 +1,39 @@
+/* kernel/syscall.c - the system call table and dispatcher (syscall.h). */
+#include "kernel/syscall.h"
+#include "kernel/panic.h"
+#include "kernel/task.h"
+#include "arch/i386/trapframe.h"
+
+extern const struct syscall_desc __syscalls_start[], __syscalls_end[];
+
+static const struct syscall_desc *table[NR_SYSCALLS];
+
+void syscall_init(void)
+{
+	for (const struct syscall_desc *d = __syscalls_start; d < __syscalls_end; d++) {
+		if (d->nr >= NR_SYSCALLS)
+			panic("syscall %s: number %u out of range", d->name, d->nr);
+		if (table[d->nr])
+			panic("syscall %u defined twice: %s and %s", d->nr,
+			      table[d->nr]->name, d->name);
+		table[d->nr] = d;
+	}
+}
+
+const char *syscall_name(unsigned nr)
+{
+	return nr < NR_SYSCALLS && table[nr] ? table[nr]->name : NULL;
+}
+
+void syscall_dispatch(struct trapframe *tf)
+{
+	/* The i386 convention: ebx, ecx, edx, esi, edi, ebp. */
+	uint32_t arg[SYSCALL_NARGS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
+	uint32_t nr = tf->eax;
+
+	if (nr >= NR_SYSCALLS || !table[nr]) {
+		tf->eax = (uint32_t)-ENOSYS;
+		return;
+	}
+	tf->eax = (uint32_t)table[nr]->fn(arg);
+}

@@ -1,0 +1,157 @@
+/* kernel/task.c - task structs, kernel stacks and thread ids.
+ *
+ * Tasks and kernel stacks come from object caches: task_cache and
+ * kstack_cache (a kernel stack is one 8 KiB object, 8 KiB aligned, so the
+ * thread_info at its bottom is found by masking %esp). Thread ids are
+ * handed out upward from the last one and wrap at PID_MAX, as Linux does,
+ * so a just-freed id is not reused at once; pid_table maps an id to its
+ * task in one step. */
+#include "kernel/task.h"
+#include "kernel/sched.h"
+#include "kernel/exit.h"
+#include "kernel/panic.h"
+#include "kernel/mm/kmem.h"
+#include "arch/i386/process.h"
+#include "lib/string.h"
+
+#define PID_MAX 32768
+
+struct objcache task_cache;
+struct objcache kstack_cache;
+
+struct spinlock tasklist_lock = SPINLOCK_INIT("tasklist");
+struct list all_tasks = LIST_INIT(all_tasks);
+
+static struct task *pid_table[PID_MAX];
+static int last_tid;
+static struct task boot_task;       /* kmain's thread: cpu0's idle task */
+
+void task_init(void)
+{
+	struct task *t = &boot_task;
+
+	objcache_init(&task_cache, "task", sizeof(struct task), 64);
+	objcache_init(&kstack_cache, "kstack", KSTACK_SIZE, KSTACK_SIZE);
+
+	/* kmain's own context becomes a task: cpu0's idle task (tid 0). */
+	t->ti = current_thread_info();
+	t->ti->task = t;
+	t->tid = t->tgid = 0;
+	strlcpy(t->comm, "idle0", sizeof(t->comm));
+	t->state = TASK_RUNNING;
+	list_init(&t->run_link);
+	list_init(&t->timer_link);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	list_init(&t->thread_group);
+	list_init(&t->all_link);
+	waitqueue_init(&t->wait_chldexit, "wait4");
+	t->group_leader = t;
+	t->exit_signal = -1;
+	t->thread.esp0 = (uint32_t)t->ti + KSTACK_SIZE;
+}
+
+struct task *task_alloc(void)
+{
+	/* clone-detached-A1: a task parked in this CPU's cache first. */
+	struct task *t = task_cache_take();
+	struct thread_info *ti;
+
+	if (t) {
+		ti = t->ti;
+	} else {
+		t = objcache_alloc(&task_cache);
+		if (!t)
+			return NULL;
+		ti = objcache_alloc(&kstack_cache);
+		if (!ti) {
+			objcache_free(&task_cache, t);
+			return NULL;
+		}
+	}
+	memset(t, 0, sizeof(*t));
+	memset(ti, 0, sizeof(*ti));
+	ti->task = t;
+	ti->magic = THREAD_INFO_MAGIC;
+	t->ti = ti;
+	list_init(&t->run_link);
+	list_init(&t->timer_link);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	list_init(&t->thread_group);
+	list_init(&t->all_link);
+	waitqueue_init(&t->wait_chldexit, "wait4");
+	t->group_leader = t;
+	return t;
+}
+
+void task_free(struct task *t)
+{
+	ASSERT(t != current);
+	if (t->ti->magic != THREAD_INFO_MAGIC)
+		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
+	objcache_free(&kstack_cache, t->ti);
+	objcache_free(&task_cache, t);
+}
+
+/* Allocates a free id and enters t under it; tasklist_lock held. */
+static int tid_alloc_locked(struct task *t)
+{
+	for (int i = 0; i < PID_MAX - 1; i++) {
+		int tid = last_tid + 1 + i;
+		if (tid >= PID_MAX)
+			tid -= PID_MAX - 1;     /* wrap to 1; 0 is the idle tasks' */
+		if (!pid_table[tid]) {
+			pid_table[tid] = t;
+			last_tid = tid;
+			return tid;
+		}
+	}
+	return -EAGAIN;
+}
+
+int task_hash(struct task *t)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	int tid = tid_alloc_locked(t);
+
+	if (tid > 0) {
+		t->tid = tid;
+		list_add_tail(&t->all_link, &all_tasks);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return tid;
+}
+
+void task_unhash_locked(struct task *t)
+{
+	if (t->tid > 0 && pid_table[t->tid] == t)
+		pid_table[t->tid] = NULL;
+	list_del(&t->all_link);
+}
+
+struct task *task_find(int tid)
+{
+	if (tid <= 0 || tid >= PID_MAX)
+		return NULL;
+	return pid_table[tid];
+}
+
+struct task *kthread_create(const char *name, void (*fn)(void *), void *arg)
+{
+	struct task *t = task_alloc();
+
+	if (!t)
+		return NULL;
+	strlcpy(t->comm, name, sizeof(t->comm));
+	t->exit_signal = -1;            /* nobody waits for kernel threads */
+	if (task_hash(t) < 0) {
+		task_free(t);
+		return NULL;
+	}
+	t->tgid = t->tid;
+	t->cpu = current->cpu;
+	copy_kthread(t, fn, arg);
+	sched_add(t);
+	return t;
+}

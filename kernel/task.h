@@ -1,0 +1,105 @@
+/* kernel/task.h - the task: one thread of execution, kernel or user.
+ *
+ * As in Linux, a process is a thread group: tasks with the same tgid
+ * (CLONE_THREAD puts a child in its creator's group). getpid() returns the
+ * tgid, gettid() the task's own id. Resources are separate objects, shared
+ * by reference count when clone asks: the address space (struct mm,
+ * CLONE_VM), the fd table (CLONE_FILES) and the signal handlers
+ * (CLONE_SIGHAND). Kernel threads have no mm.
+ *
+ * A task and its kernel stack come from object caches (task_cache,
+ * kstack_cache); the stack's bottom holds the thread_info that points back
+ * here (arch/i386/thread_info.h). */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include "lib/types.h"
+#include "lib/list.h"
+#include "arch/i386/context.h"
+#include "arch/i386/thread_info.h"
+#include "arch/i386/trapframe.h"
+#include "kernel/signal.h"
+#include "kernel/waitqueue.h"
+#include "arch/i386/spinlock.h"
+
+enum task_state {
+	TASK_RUNNING,           /* on a run queue (or running) */
+	TASK_INTERRUPTIBLE,     /* asleep; a signal wakes it */
+	TASK_UNINTERRUPTIBLE,   /* asleep; only its event wakes it */
+	TASK_ZOMBIE,            /* exited, waiting for its parent's wait4 */
+	TASK_DEAD,              /* reaped, or detached and gone */
+};
+
+#define TASK_COMM_LEN 16
+
+struct mm;
+struct files;
+
+struct task {
+	struct context *ctx;            /* saved by switch_context */
+	struct thread_info *ti;         /* its kernel stack (KSTACK_SIZE) */
+	struct thread_struct thread;    /* TLS array, esp0 */
+	volatile enum task_state state;
+	int tid;
+	int tgid;
+	char comm[TASK_COMM_LEN];
+
+	/* scheduling (kernel/sched.c) */
+	struct list run_link;           /* on its CPU's run queue */
+	bool on_rq;
+	volatile bool on_cpu;           /* running, or still switching away */
+	int cpu;                        /* the run queue it is on */
+	uint64_t wake_ns;               /* a timed sleep's deadline, or 0 */
+	struct list timer_link;         /* on the sleep-timer list */
+
+	/* resources */
+	struct mm *mm;                  /* NULL for kernel threads */
+	struct files *files;
+	struct sighand *sighand;
+
+	/* the family (kernel/exit.c); all under tasklist_lock */
+	struct task *parent;            /* who gets exit_signal and wait4s us */
+	struct list children;           /* our children, by sibling */
+	struct list sibling;
+	struct task *group_leader;      /* the task whose tid == tgid */
+	struct list thread_group;       /* all tasks of the group, circular */
+	struct list all_link;           /* on the global task list */
+	int exit_signal;                /* CSIGNAL at clone; -1 = detached */
+	int exit_code;                  /* a wait status (abi.md section 3) */
+	bool group_exiting;             /* exit_group/fatal signal under way */
+	int group_exit_code;            /* the status every thread reports */
+	struct waitqueue wait_chldexit; /* wait4 sleeps here (group leader's) */
+
+	/* signals (kernel/signal.c) */
+	struct sigpending pending;      /* for this task (tgkill, faults) */
+	uint64_t blocked;               /* the signal mask */
+
+	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2):
+	 * 0 is written here when this task releases its address space */
+	uint32_t *user_vm_lock;
+
+	struct trapframe *tf;           /* its user registers, on its stack */
+};
+
+/* The task running on this CPU: its kernel stack's thread_info says. */
+static inline struct task *current_task(void)
+{
+	return current_thread_info()->task;
+}
+#define current current_task()
+
+/* kernel/task.c */
+void task_init(void);                       /* the caches, the boot task */
+struct task *task_alloc(void);              /* zeroed, with a kernel stack */
+void task_free(struct task *t);
+struct task *task_find(int tid);            /* under tasklist_lock */
+/* Gives t a thread id and puts it on all_tasks; the id or -EAGAIN. */
+int task_hash(struct task *t);
+void task_unhash_locked(struct task *t);    /* tasklist_lock held */
+/* Starts fn(arg) in a new kernel thread on the run queue. */
+struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
+
+extern struct spinlock tasklist_lock;
+extern struct list all_tasks;
+
+#endif

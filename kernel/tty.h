@@ -1,0 +1,66 @@
+/* kernel/tty.h - the console as processes read it: a canonical ("cooked")
+ * line discipline, as a Unix tty with ICANON and ECHO set.
+ *
+ * Typed characters are echoed and collected into a line that can still
+ * be edited: VERASE (backspace or DEL) erases a character, VKILL (Ctrl-U)
+ * the whole line. Enter (CR or LF; CR LF counts once) completes the line,
+ * which a read then gets with its '\n'. VEOF (Ctrl-D) completes the line
+ * without a newline: at the start of a line, a read returns 0 (end of
+ * file); after some characters, a read returns those. A read returns at
+ * most one line; what does not fit in its buffer stays for the next.
+ *
+ * The discipline itself (struct ldisc) is plain data and functions of it,
+ * with no locking and no hardware, so ktest_file.c feeds it bytes and
+ * reads lines back. tty.c wraps one around the console: the COM1
+ * interrupt feeds it (console_set_rx_hook) and wakes readers sleeping on
+ * a wait queue. Differences from Linux's n_tty, each for simplicity:
+ * control characters other than the ones above are dropped (not stored,
+ * not echoed as ^X); there is no ISIG (Ctrl-C sends nothing); VERASE
+ * erases one UTF-8 character but always one column (a tab too). */
+#ifndef KERNEL_TTY_H
+#define KERNEL_TTY_H
+
+#include "lib/types.h"
+
+/* The special characters (termios c_cc names). */
+#define VEOF    0x04        /* Ctrl-D */
+#define VKILL   0x15        /* Ctrl-U */
+#define VERASE  0x7f        /* DEL; backspace (0x08) erases too */
+#define CTRL_H  0x08
+
+#define TTY_BUF_SIZE 512    /* a power of two: indices wrap with a mask */
+
+/* The echo: where the discipline sends what the user should see. */
+typedef void (*ldisc_echo_fn)(void *ctx, const char *s, size_t n);
+
+/* buf is a ring; r <= w <= e are free-running indices into it:
+ *   [r, w)  complete lines, for readers; each ends in '\n' or VEOF
+ *           (stored as a mark; a read never returns it)
+ *   [w, e)  the line being typed, still editable. */
+struct ldisc {
+	char buf[TTY_BUF_SIZE];
+	uint32_t r, w, e;
+	bool last_cr;               /* the previous byte was CR: skip one LF */
+	ldisc_echo_fn echo;
+	void *echo_ctx;
+};
+
+void ldisc_init(struct ldisc *l, ldisc_echo_fn echo, void *ctx);
+/* One received byte; true when it completed a line (wake the readers). */
+bool ldisc_input(struct ldisc *l, unsigned char c);
+/* Is a complete line (or an end of file) waiting? */
+bool ldisc_readable(const struct ldisc *l);
+/* Takes up to n bytes of the first complete line into dst; returns how
+ * many (0: end of file, or nothing readable). */
+size_t ldisc_read(struct ldisc *l, char *dst, size_t n);
+
+/* The console tty. tty_read is read(2) on it: sleeps (interruptibly)
+ * until a line is complete; returns bytes read, 0 at end of file,
+ * -EINTR if a signal came first, -EFAULT. n must be > 0. */
+long tty_read(uint32_t ubuf, size_t n);
+/* Takes over the console's input from console_getc (the kernel monitor):
+ * from now on the COM1 interrupt feeds the line discipline. tty_read
+ * calls it; idempotent. */
+void tty_attach(void);
+
+#endif

@@ -1,0 +1,153 @@
+/* kernel/wait.c - wait4 and waitpid: reaping zombies.
+ *
+ * A parent waits for its children, and, as on Linux, for the children of
+ * every task of its thread group. Which children a call may reap:
+ *   pid > 0: that one; pid == -1 (or 0, there are no process groups):
+ *   any. A child whose exit signal is not SIGCHLD is a "clone child": only
+ *   __WCLONE or __WALL wait for it; a detached child (exit signal -1,
+ *   CLONE_DETACHED) is never waited for and does not count: with only
+ *   detached children wait4 returns -ECHILD at once (abi.md section 4).
+ * Spindle keeps no resource-usage accounting: a struct rusage asked for
+ * is written as zeros (the pointer is still checked: -EFAULT). */
+#include "kernel/wait.h"
+#include "kernel/panic.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/exit.h"
+#include "arch/i386/uaccess.h"
+#include "arch/i386/x86.h"
+
+#define WUNTRACED   0x00000002
+#define WCONTINUED  0x00000008
+#define __WNOTHREAD 0x20000000
+#define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
+#define RUSAGE_SIZE 72          /* struct rusage on i386: 2 timevals + 14 longs */
+
+void notify_parent_locked(struct task *zombie)
+{
+	struct task *parent = zombie->parent;
+
+	ASSERT(zombie->exit_signal != -1);      /* clone-detached-A1's BUG() */
+	if (!parent)
+		return;
+	if (zombie->exit_signal > 0)
+		send_signal_group(parent, zombie->exit_signal);
+	wake_up(&parent->group_leader->wait_chldexit);
+}
+
+static bool eligible(const struct task *c, int pid, uint32_t options)
+{
+	if (pid > 0 && c->tid != pid)
+		return false;
+	if (c->exit_signal == -1)
+		return false;
+	if (options & __WALL)
+		return true;
+	/* A clone child only for __WCLONE, an ordinary one only without. */
+	return (c->exit_signal != SIGCHLD) == !!(options & __WCLONE);
+}
+
+/* Looks through the children of every task of current's group. Returns a
+ * zombie to reap (marked TASK_DEAD so nobody else takes it), or NULL and
+ * tells whether any child qualified at all. tasklist_lock held. */
+static struct task *find_zombie(int pid, uint32_t options, bool *any)
+{
+	struct task *t = current;
+	struct list *g = &t->thread_group, *gpos = g;
+
+	*any = false;
+	do {
+		struct task *member = list_entry(gpos, struct task, thread_group);
+		struct list *pos;
+
+		list_for_each(pos, &member->children) {
+			struct task *c = list_entry(pos, struct task, sibling);
+			if (!eligible(c, pid, options))
+				continue;
+			*any = true;
+			/* Linux's delay_group_leader: a group leader is reaped
+			 * only once its threads are gone too; they still point
+			 * at it (group_leader) and share its tgid. */
+			if (c->state == TASK_ZOMBIE && !(c->group_leader == c && !group_dead(c))) {
+				c->state = TASK_DEAD;
+				return c;
+			}
+		}
+		gpos = gpos->next;
+	} while (gpos != g && !(options & __WNOTHREAD));
+	return NULL;
+}
+
+/* The zombie is ours: unlink it and free it once it is off its CPU. */
+static void release_zombie(struct task *c)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	list_del(&c->sibling);
+	list_del(&c->thread_group);
+	task_unhash_locked(c);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	while (__atomic_load_n(&c->on_cpu, __ATOMIC_ACQUIRE))
+		pause();
+	if (c->sighand)
+		sighand_put(c->sighand);
+	task_free(c);
+}
+
+static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusage)
+{
+	struct waitqueue *wq = &current->group_leader->wait_chldexit;
+
+	if (options & ~(uint32_t)WAIT_OPTIONS)
+		return -EINVAL;
+	if (pid < -1)
+		return -ECHILD;         /* no process groups: nobody is in -pid */
+	for (;;) {
+		DEFINE_WAIT(w);
+		struct task *c;
+		bool any;
+		uint32_t flags;
+
+		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
+		flags = spin_lock_irqsave(&tasklist_lock);
+		c = find_zombie(pid, options, &any);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		if (c) {
+			int tid = c->tid;
+			finish_wait(wq, &w);
+			/* Report first: if the status cannot be written, the
+			 * child stays a zombie for a later wait. */
+			if ((ustatus && put_user32(ustatus, (uint32_t)c->exit_code)) ||
+			    (urusage && clear_user(urusage, RUSAGE_SIZE))) {
+				flags = spin_lock_irqsave(&tasklist_lock);
+				c->state = TASK_ZOMBIE;
+				spin_unlock_irqrestore(&tasklist_lock, flags);
+				return -EFAULT;
+			}
+			release_zombie(c);
+			return tid;
+		}
+		if (!any || (options & WNOHANG)) {
+			finish_wait(wq, &w);
+			return any ? 0 : -ECHILD;
+		}
+		if (signal_pending(current)) {
+			finish_wait(wq, &w);
+			return -EINTR;
+		}
+		schedule();
+		finish_wait(wq, &w);
+	}
+}
+
+SYSCALL(SYS_wait4, wait4)
+{
+	return do_wait4((int)arg[0], arg[1], arg[2], arg[3]);
+}
+
+SYSCALL(SYS_waitpid, waitpid)
+{
+	return do_wait4((int)arg[0], arg[1], arg[2], 0);
+}

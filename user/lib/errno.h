@@ -1,0 +1,18 @@
+/* user/lib/errno.h - errno and the error numbers (lib/errno.h, Linux's).
+ *
+ * errno is a macro over __errno_location(), as in glibc, so that it can
+ * become per-thread when threads arrive without recompiling callers'
+ * expectations: today there is one. */
+#ifndef USER_ERRNO_H
+#define USER_ERRNO_H
+
+#include "lib/errno.h"
+
+int *__errno_location(void);
+#define errno (*__errno_location())
+
+/* The libc convention for a raw result r: r < 0 (and >= -4095) is
+ * -errno: set errno and return -1; else return r. */
+long __syscall_ret(long r);
+
+#endif
