@@ -66,7 +66,7 @@ KERNEL := $(B)/kernel.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests
+.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench
 all: $(KERNEL) $(INITRD)
 
 deps:
@@ -168,6 +168,11 @@ $(TEST_ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps
 
 check: all $(ISO) $(TEST_ISO) unit-tests
 	@SPINDLE_BUILD=$(B) python3 tests/run.py
+
+# The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU
+# -icount, the table in $(B)/bench.txt. Missed targets never fail it.
+bench: all
+	$(Q)tools/bench.sh $(B) $(KERNEL) $(INITRD)
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -111,7 +111,8 @@ static int load_segment(struct mm *mm, const struct initrd_file *f,
 
 	if (p->p_filesz > p->p_memsz || p->p_offset > f->size ||
 	    p->p_filesz > f->size - p->p_offset || p->p_memsz == 0 ||
-	    p->p_vaddr < USER_BASE || p->p_memsz > USER_STACK_TOP - USER_STACK_SIZE - p->p_vaddr)
+	    p->p_vaddr < USER_BASE || p->p_vaddr >= USER_STACK_TOP - USER_STACK_SIZE ||
+	    p->p_memsz > USER_STACK_TOP - USER_STACK_SIZE - p->p_vaddr)
 		return -ENOEXEC;
 	end = page_up(p->p_vaddr + p->p_memsz);
 	if (start < *prev_end) {

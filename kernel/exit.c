@@ -101,6 +101,9 @@ static void exit_mm(struct task *t)
 		return;
 	release_user_vm_lock(t);
 	t->mm = NULL;
+	/* Off this page directory (and LDT) before it may be freed. */
+	mm_activate(NULL);
+	ldt_load(NULL, this_cpu());
 	mm_put(mm);
 }
 

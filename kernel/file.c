@@ -168,7 +168,8 @@ static bool inside(const char *path, const char *dir, size_t len)
  * file's path: the initrd has no directory entries of its own. */
 static bool is_dir(const char *dir, size_t len)
 {
-	if (len == 0 || inside(CONSOLE_PATH, dir, len))
+	if (len == 0 || inside(CONSOLE_PATH, dir, len) ||
+	    inside("/proc/kstat", dir, len))        /* /proc: kernel/kinfo.h */
 		return true;
 	for (int i = 0; i < initrd_count(); i++)
 		if (inside(initrd_file(i)->path, dir, len))

@@ -91,6 +91,12 @@ static void gen_tasks(struct kbuf *b)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
+static void gen_files(struct kbuf *b)
+{
+	for (int i = 0; i < initrd_count(); i++)
+		kb_printf(b, "%u %s\n", initrd_file(i)->size, initrd_file(i)->path);
+}
+
 bool kinfo_is_proc_path(const char *path)
 {
 	return strncmp(path, "/proc/", 6) == 0;
@@ -106,6 +112,8 @@ struct initrd_file *kinfo_open(const char *path, int *err)
 		gen = gen_kstat;
 	else if (strcmp(path, "/proc/tasks") == 0)
 		gen = gen_tasks;
+	else if (strcmp(path, "/proc/files") == 0)
+		gen = gen_files;
 	else {
 		*err = -ENOENT;
 		return NULL;

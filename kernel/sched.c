@@ -1,4 +1,12 @@
-/* kernel/sched.c - run queues, schedule(), sleeping and waking (sched.h). */
+/* kernel/sched.c - run queues, schedule(), sleeping and waking (sched.h).
+ *
+ * SMP: each CPU schedules from its own queue under its own lock. A task
+ * is woken onto the queue of the CPU it last ran on (t->cpu); a new task
+ * goes to the least loaded CPU; an idle CPU pulls a waiting task from the
+ * busiest queue (sched_balance). Whenever a queue gets work for a CPU other
+ * than this one, that CPU gets a reschedule IPI (arch_send_reschedule).
+ * A task's cpu changes only under both queues' locks, taken in index
+ * order, and only while it is not running (on_cpu false). */
 #include "kernel/sched.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
@@ -10,13 +18,17 @@ struct rq {
 	struct spinlock lock;
 	struct list queue;              /* runnable tasks but idle, in turn */
 	struct task *idle;
+	struct task *curr;              /* the task running on this CPU */
 	struct task *prev;              /* the task being switched away from */
 	int nr_running;
-	volatile bool need_resched;
 	uint64_t switches;
 };
 
 static struct rq rqs[NR_CPUS];
+
+/* Per CPU: call schedule() before returning to user mode. An array of its
+ * own so need_resched() (sched.h) is one load on the return path. */
+volatile bool sched_need_resched[NR_CPUS];
 
 /* Tasks in a timed sleep, unordered: timers_run scans it at each tick.
  * Few tasks sleep with a timeout at once, so a list is enough here. */
@@ -39,6 +51,30 @@ void sched_init_cpu(int cpu, struct task *idle)
 	idle->state = TASK_RUNNING;
 	idle->on_rq = false;            /* the idle task is never queued */
 	idle->on_cpu = true;
+	rq->curr = idle;
+}
+
+/* Locks the queue t is on. t->cpu may change until the lock is held
+ * (a migration), so check again once it is, as Linux's task_rq_lock. */
+static struct rq *task_rq_lock(struct task *t, uint32_t *flags)
+{
+	for (;;) {
+		struct rq *rq = &rqs[t->cpu];
+		*flags = spin_lock_irqsave(&rq->lock);
+		if (rq == &rqs[t->cpu])
+			return rq;
+		spin_unlock_irqrestore(&rq->lock, *flags);
+	}
+}
+
+/* Tells CPU rq's owner that it has work, if that is another CPU. */
+static void kick(struct rq *rq)
+{
+	int cpu = (int)(rq - rqs);
+
+	sched_need_resched[rq - rqs] = true;
+	if (cpu != current_thread_info()->cpu)
+		arch_send_reschedule(cpu);
 }
 
 void sched_init(void)
@@ -60,32 +96,80 @@ static void dequeue(struct rq *rq, struct task *t)
 	rq->nr_running--;
 }
 
+/* The least loaded started CPU, preferring this one on a tie. */
+static int pick_cpu(void)
+{
+	int best = current_thread_info()->cpu;
+
+	for (int i = 0; i < NR_CPUS; i++)
+		if (cpus[i].started && rqs[i].nr_running < rqs[best].nr_running)
+			best = i;
+	return best;
+}
+
 void sched_add(struct task *t)
 {
-	struct rq *rq = &rqs[t->cpu];
-	uint32_t flags = spin_lock_irqsave(&rq->lock);
+	struct rq *rq;
+	uint32_t flags;
 
+	t->cpu = pick_cpu();
+	rq = &rqs[t->cpu];
+	flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNING;
 	enqueue(rq, t);
-	rq->need_resched = true;
+	kick(rq);
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
 bool wake_up_task(struct task *t)
 {
-	struct rq *rq = &rqs[t->cpu];
-	uint32_t flags = spin_lock_irqsave(&rq->lock);
+	uint32_t flags;
+	struct rq *rq = task_rq_lock(t, &flags);
 	bool woke = false;
 
 	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
 		t->state = TASK_RUNNING;
 		if (!t->on_rq && t != rq->idle)
 			enqueue(rq, t);
-		rq->need_resched = true;
+		kick(rq);
 		woke = true;
 	}
 	spin_unlock_irqrestore(&rq->lock, flags);
 	return woke;
+}
+
+/* Called by an idle CPU: take one waiting (queued, not running) task from
+ * the busiest other queue. Both locks, lower index first: no deadlock. */
+static void sched_balance(void)
+{
+	int self = current_thread_info()->cpu, busiest = -1;
+	struct rq *src, *dst = &rqs[self], *first, *second;
+	struct list *pos;
+	uint32_t flags;
+
+	for (int i = 0; i < NR_CPUS; i++)
+		if (i != self && cpus[i].started && rqs[i].nr_running >= 2 &&
+		    (busiest < 0 || rqs[i].nr_running > rqs[busiest].nr_running))
+			busiest = i;
+	if (busiest < 0)
+		return;
+	src = &rqs[busiest];
+	first = src < dst ? src : dst;
+	second = src < dst ? dst : src;
+	flags = spin_lock_irqsave(&first->lock);
+	spin_lock(&second->lock);
+	list_for_each(pos, &src->queue) {
+		struct task *t = list_entry(pos, struct task, run_link);
+		if (t->on_cpu || t == src->curr)
+			continue;
+		dequeue(src, t);
+		t->cpu = self;
+		enqueue(dst, t);
+		sched_need_resched[self] = true;
+		break;
+	}
+	spin_unlock(&second->lock);
+	spin_unlock_irqrestore(&first->lock, flags);
 }
 
 /* The checks schedule() relies on, each panicking with its name. */
@@ -129,7 +213,7 @@ void schedule(void)
 	cli();
 	rq = this_rq();
 	spin_lock(&rq->lock);
-	rq->need_resched = false;
+	sched_need_resched[rq - rqs] = false;
 
 	if (prev != rq->idle) {
 		if (prev->state == TASK_INTERRUPTIBLE && signal_pending(prev))
@@ -152,6 +236,7 @@ void schedule(void)
 	}
 	rq->switches++;
 	rq->prev = prev;
+	rq->curr = next;
 	next->on_cpu = true;
 	/* switch_to returns when some CPU switches back to prev; the run
 	 * queue lock is then released by finish_task_switch. */
@@ -164,10 +249,6 @@ void sched_yield(void)
 	schedule();
 }
 
-bool need_resched(void)
-{
-	return this_rq()->need_resched;
-}
 
 void sched_tick(void)
 {
@@ -175,12 +256,14 @@ void sched_tick(void)
 
 	/* A time slice is one tick: ask for a switch if anyone else waits. */
 	if (rq->nr_running > 1 || (current == rq->idle && rq->nr_running > 0))
-		rq->need_resched = true;
+		sched_need_resched[rq - rqs] = true;
 }
 
 void cpu_idle(void)
 {
 	for (;;) {
+		if (this_rq()->nr_running == 0)
+			sched_balance();
 		cli();
 		if (this_rq()->nr_running > 0) {
 			sti();

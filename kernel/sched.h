@@ -38,7 +38,11 @@ bool wake_up_task(struct task *t);
 /* Puts a new task on a run queue. */
 void sched_add(struct task *t);
 void sched_tick(void);              /* from the timer interrupt */
-bool need_resched(void);
+extern volatile bool sched_need_resched[];
+static inline bool need_resched(void)
+{
+	return sched_need_resched[current_thread_info()->cpu];
+}
 /* Runs the idle loop of this CPU; never returns. */
 void cpu_idle(void) __attribute__((noreturn));
 
@@ -63,6 +67,9 @@ static inline void preempt_enable(void)
 	__asm__ volatile("" ::: "memory");
 	current_thread_info()->preempt_count--;
 }
+
+/* arch: make CPU cpu call schedule() soon (a reschedule IPI). */
+void arch_send_reschedule(int cpu);
 
 /* Statistics, for tests and the monitor. */
 uint64_t sched_switches(int cpu);

@@ -167,10 +167,12 @@ bool signal_pending(struct task *t)
 {
 	struct sighand *sh = t->sighand;
 
+	uint64_t pending;
+
 	if (!sh)
 		return false;           /* kernel threads take no signals */
-	return ((read_set(&t->pending.signals) | read_set(&sh->shared_pending.signals))
-		& ~read_set(&t->blocked)) != 0;
+	pending = read_set(&t->pending.signals) | read_set(&sh->shared_pending.signals);
+	return pending && (pending & ~read_set(&t->blocked)) != 0;
 }
 
 /* ---- sending ---- */

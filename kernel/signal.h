@@ -26,9 +26,9 @@
 #define SIGMASK(sig) (1ull << ((sig) - 1))
 /* SIGKILL and SIGSTOP can be neither caught nor blocked. */
 #define SIG_UNBLOCKABLE (SIGMASK(SIGKILL) | SIGMASK(SIGSTOP))
-/* The highest signal number the calls accept (Linux's _NSIG is 64 and
- * also accepts 64; Spindle's contract stops at 63). */
-#define SIG_MAX 63
+/* The highest signal number, as Linux's _NSIG: signals are 1..64, bit
+ * sig-1 of a 64-bit set. */
+#define SIG_MAX 64
 
 #define SIG_DFL ((void *)0)
 #define SIG_IGN ((void *)1)

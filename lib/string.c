@@ -1,8 +1,10 @@
 /* lib/string.c - memory and string functions (lib/string.h).
  *
  * Freestanding: the kernel has no libc, so these are the only memcpy and
- * friends it links. Byte loops, kept simple on purpose: a student can step
- * through them in GDB, and none of them is hot enough to need more.
+ * friends it links. Simple loops a student can step through in GDB, except
+ * that on i386 memcpy, memset and forward memmove move four bytes per step
+ * with `rep movsl` / `rep stosl` (SDM Vol. 2B, MOVS/STOS): fork zeroes and
+ * copies whole pages, and a byte loop made it five times slower.
  *
  * The host unit test (tests/unit/test_string.c) compiles this file with
  * -Dmemcpy=spindle_memcpy and the like, so it tests this code and not
@@ -16,14 +18,31 @@
 #define NO_LOOP_TO_LIBCALL \
 	__attribute__((optimize("no-tree-loop-distribute-patterns")))
 
+#if defined(__i386__)
+/* n/4 dwords then n%4 bytes, upward (DF is clear: the kernel's trap entry
+ * and the C ABI both guarantee it). */
+static inline void copy_up(void *dst, const void *src, size_t n)
+{
+	size_t words = n / 4, bytes = n % 4;
+
+	__asm__ volatile("rep movsl\n\tmovl %3, %%ecx\n\trep movsb"
+			 : "+D"(dst), "+S"(src), "+c"(words)
+			 : "r"(bytes) : "memory");
+}
+#endif
+
 NO_LOOP_TO_LIBCALL
 void *memcpy(void *dst, const void *src, size_t n)
 {
+#if defined(__i386__)
+	copy_up(dst, src, n);
+#else
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
 	while (n--)
 		*d++ = *s++;
+#endif
 	return dst;
 }
 
@@ -37,8 +56,12 @@ void *memmove(void *dst, const void *src, size_t n)
 	const unsigned char *s = src;
 
 	if ((uintptr_t)d < (uintptr_t)s) {
+#if defined(__i386__)
+		copy_up(d, s, n);
+#else
 		while (n--)
 			*d++ = *s++;
+#endif
 	} else if ((uintptr_t)d > (uintptr_t)s) {
 		d += n;
 		s += n;
@@ -51,10 +74,19 @@ void *memmove(void *dst, const void *src, size_t n)
 NO_LOOP_TO_LIBCALL
 void *memset(void *dst, int c, size_t n)
 {
+#if defined(__i386__)
+	uint32_t v = (unsigned char)c * 0x01010101u;
+	size_t words = n / 4, bytes = n % 4;
+	void *d = dst;
+
+	__asm__ volatile("rep stosl\n\tmovl %3, %%ecx\n\trep stosb"
+			 : "+D"(d), "+c"(words) : "a"(v), "r"(bytes) : "memory");
+#else
 	unsigned char *d = dst;
 
 	while (n--)
 		*d++ = (unsigned char)c;
+#endif
 	return dst;
 }
 

@@ -11,6 +11,9 @@ Runs, in order, and prints one line per test, `PASS name` or
                with a symbolised backtrace that names the test.
   smpN/console.monitor_session
                the kernel monitor driven through the serial console
+  smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
+               helpers), each booted as init (init=/bin/t_NAME): its own
+               PASS/FAIL lines, then `init exited with status 0`
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
@@ -270,7 +273,7 @@ MONITOR_EXPECT = [
 
 def monitor_session(smp):
     name = "smp%d/console.monitor_session" % smp
-    b = run_qemu(qemu_kernel_cmd(smp, ""), stdin_script=MONITOR_SCRIPT)
+    b = run_qemu(qemu_kernel_cmd(smp, "monitor"), stdin_script=MONITOR_SCRIPT)
     bad = b.problem()
     if bad:
         return [(name, bad, b.tail())]
@@ -281,6 +284,54 @@ def monitor_session(smp):
         return [(name, "QEMU exit %d, want %d (poweroff 3)" % (b.code, qemu_code(3)),
                  b.tail())]
     return [(name, None, None)]
+
+
+# ---------------------------------------------------------------- user tests
+def discover_user_tests():
+    """The test programs: user/tests/t_NAME.c, less the helpers that other
+    programs execute (t_NAME_child.c)."""
+    d = os.path.join(ROOT, "user", "tests")
+    names = os.listdir(d) if os.path.isdir(d) else []
+    return sorted(f[:-2] for f in names if f.startswith("t_") and f.endswith(".c")
+                  and not f.endswith("_child.c"))
+
+
+INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
+
+
+def user_test(smp, prog):
+    """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
+    smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
+    `init exited with status 0` line and QEMU exit code 1, or without a
+    single PASS line."""
+    prefix = "smp%d/" % smp
+    # Without the program the kernel starts its monitor: end it at once.
+    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog),
+                 stdin_script=[("K> ", "poweroff 3\n")])
+    out = []
+    for line in b.out.splitlines():
+        m = LINE_RE.match(line.strip())
+        if m:
+            out.append((prefix + m.group(2),
+                        None if m.group(1) == "PASS" else (m.group(3) or "failed"), None))
+    passed = sum(1 for _, reason, _ in out if reason is None)
+    failed = len(out) - passed
+    m = INIT_EXIT_RE.search(b.out)
+    bad = b.problem()
+    if not bad and not m:
+        bad = "no 'init exited with status' line"
+    if not bad and m.group(1) != "0":
+        bad = "init exited with status %s" % m.group(1)
+        if failed:                      # explained by the FAIL lines above
+            out.append((prefix + prog, "%s (%d failed)" % (bad, failed), None))
+            return out
+    if not bad and b.code != qemu_code(0):
+        bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
+    if not bad and not passed:
+        bad = "no PASS line"
+    if bad:
+        out.append((prefix + prog, bad, b.tail(20)))
+    return out
 
 
 # ---------------------------------------------------------------- loaders
@@ -410,6 +461,7 @@ def main():
     run_unit(res, want)
 
     groups = discover_groups()
+    user_tests = discover_user_tests()
     jobs = []
     for smp in SMP_COUNTS:
         for g in groups:
@@ -417,6 +469,11 @@ def main():
                 jobs.append((guest_group, (smp, g)))
         if wanted("smp%d/console" % smp):
             jobs.append((monitor_session, (smp,)))
+        for t in user_tests:
+            # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
+            name = "smp%d/%s" % (smp, t)
+            if wanted(name) or any(w.split(".")[0] in name for w in want):
+                jobs.append((user_test, (smp, t)))
     if wanted("grub/"):
         jobs.append((grub_qemu, ()))
     if wanted("bochs/"):

@@ -80,18 +80,43 @@ static uint32_t desc_flag(unsigned flag, uint32_t mask)
 
 /* The seed's LDT_entry_a / LDT_entry_b (tls-2.5.31-D9, asm-i386/desc.h):
  * DPL 3 and S = 1 always (its 0x7000); useable is the AVL bit 20. */
+/* The seven flag bits of a user_desc as one number. The i386 ABI (like
+ * x86-64's) allocates bit-fields from the least significant bit in
+ * declaration order, so seg_32bit is bit 0 ... useable is bit 6 of the
+ * struct's fourth word; tests/unit/test_desc.c round-trips every
+ * combination through the named fields, which would catch any other
+ * layout. One load instead of seven field extractions keeps
+ * set_thread_area cheap. */
+#define UD_SEG_32BIT       (1u << 0)
+#define UD_CONTENTS_SHIFT  1
+#define UD_CONTENTS        (3u << UD_CONTENTS_SHIFT)
+#define UD_READ_EXEC_ONLY  (1u << 3)
+#define UD_LIMIT_IN_PAGES  (1u << 4)
+#define UD_SEG_NOT_PRESENT (1u << 5)
+#define UD_USEABLE         (1u << 6)
+#define UD_FLAGS           0x7fu
+
+static uint32_t ud_flags(const struct user_desc *u)
+{
+	uint32_t w;
+
+	__builtin_memcpy(&w, (const uint8_t *)u + 12, sizeof(w));
+	return w & UD_FLAGS;
+}
+
 struct desc desc_from_user(const struct user_desc *u)
 {
+	uint32_t f = ud_flags(u);
 	struct desc d;
 
 	d.a = desc_word_a(u->base_addr, u->limit);
 	d.b = desc_word_b(u->base_addr, u->limit) |
-	      desc_flag(!u->read_exec_only, DESC_B_WRITABLE) |
-	      (uint32_t)u->contents << DESC_B_CONTENTS_SHIFT |
-	      desc_flag(!u->seg_not_present, DESC_B_PRESENT) |
-	      desc_flag(u->seg_32bit, DESC_B_DB) |
-	      desc_flag(u->limit_in_pages, DESC_B_G) |
-	      desc_flag(u->useable, DESC_B_AVL) |
+	      desc_flag(!(f & UD_READ_EXEC_ONLY), DESC_B_WRITABLE) |
+	      ((f & UD_CONTENTS) >> UD_CONTENTS_SHIFT) << DESC_B_CONTENTS_SHIFT |
+	      desc_flag(!(f & UD_SEG_NOT_PRESENT), DESC_B_PRESENT) |
+	      desc_flag(f & UD_SEG_32BIT, DESC_B_DB) |
+	      desc_flag(f & UD_LIMIT_IN_PAGES, DESC_B_G) |
+	      desc_flag(f & UD_USEABLE, DESC_B_AVL) |
 	      DESC_B_DPL3 | DESC_B_S;
 	return d;
 }
@@ -132,40 +157,35 @@ void desc_to_user(const struct desc *d, unsigned entry_number,
 /* The seed's LDT_empty. */
 bool user_desc_empty(const struct user_desc *u)
 {
-	return u->base_addr == 0 && u->limit == 0 && u->contents == 0 &&
-	       u->read_exec_only == 1 && u->seg_32bit == 0 &&
-	       u->limit_in_pages == 0 && u->seg_not_present == 1 &&
-	       u->useable == 0;
+	return u->base_addr == 0 && u->limit == 0 &&
+	       ud_flags(u) == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT);
 }
 
-/* Linux's later LDT_zero (3.18.1): every field but entry_number zero. */
 bool user_desc_zero(const struct user_desc *u)
 {
-	return u->base_addr == 0 && u->limit == 0 && u->contents == 0 &&
-	       u->read_exec_only == 0 && u->seg_32bit == 0 &&
-	       u->limit_in_pages == 0 && u->seg_not_present == 0 &&
-	       u->useable == 0;
+	return u->base_addr == 0 && u->limit == 0 && ud_flags(u) == 0;
 }
 
-/* Erratum 6 and abi.md section 5, after Linux 3.18.1's tls_desc_okay
- * (CVE-2014-8133): only present 32-bit data segments may be installed. */
 int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 {
-	if (user_desc_empty(u) || user_desc_zero(u)) {
-		out->a = 0;
+	uint32_t f = ud_flags(u);
+
+	if (u->base_addr == 0 && u->limit == 0 &&
+	    (f == 0 || f == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT))) {
+		out->a = 0;             /* all-zero or LDT_empty: clear */
 		out->b = 0;
 		return 0;
 	}
 	/* A 16-bit segment would take the espfix path that Spindle lacks:
 	 * iret to a 16-bit stack leaks the high half of the kernel's %esp. */
-	if (!u->seg_32bit)
+	if (!(f & UD_SEG_32BIT))
 		return -EINVAL;
 	/* contents 2 and 3 are code segments (type bit 11, SDM Table 3-1). */
-	if (u->contents > 1)
+	if ((f & UD_CONTENTS) >> UD_CONTENTS_SHIFT > 1)
 		return -EINVAL;
 	/* Loading a not-present DPL 3 segment raises #NP in the kernel's
 	 * return path; refuse it here instead. */
-	if (u->seg_not_present)
+	if (f & UD_SEG_NOT_PRESENT)
 		return -EINVAL;
 	*out = desc_from_user(u);
 	return 0;

@@ -50,15 +50,24 @@ static int ldt_grow(struct mm *mm, uint32_t idx)
 }
 
 /* fork: the child's address space gets a copy of the parent's LDT. */
-int ldt_dup(struct mm *child, const struct mm *parent)
+int ldt_dup(struct mm *child, struct mm *parent)
 {
-	if (!parent->ldt)
-		return 0;
-	if (!(child->ldt = kmalloc(parent->ldt_entries * sizeof(struct desc))))
-		return -ENOMEM;
-	memcpy(child->ldt, parent->ldt, parent->ldt_entries * sizeof(struct desc));
-	child->ldt_entries = parent->ldt_entries;
-	return 0;
+	uint32_t flags = spin_lock_irqsave(&parent->lock);
+	int err = 0;
+
+	/* Under the parent's lock: a CLONE_VM sibling's modify_ldt may be
+	 * replacing the table (ldt_grow) right now. */
+	if (parent->ldt) {
+		child->ldt = kmalloc(parent->ldt_entries * sizeof(struct desc));
+		if (child->ldt) {
+			memcpy(child->ldt, parent->ldt, parent->ldt_entries * sizeof(struct desc));
+			child->ldt_entries = parent->ldt_entries;
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	spin_unlock_irqrestore(&parent->lock, flags);
+	return err;
 }
 
 /* func 0: the raw descriptors, zero-filled up to bytecount, as Linux's

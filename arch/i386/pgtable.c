@@ -10,6 +10,22 @@
  * a similar ceiling, tlb_single_page_flush_ceiling = 33). */
 #define TLB_FLUSH_CEILING 32
 
+/* The index of the first nonzero word of p[0..n), or n. `repe scasl`
+ * compares a word per step and stops at the first that is not zero
+ * (SDM Vol. 2B, SCAS; REPE): most entries of a user page table and
+ * directory are zero, and fork and exit walk them all. */
+static uint32_t first_nonzero(const uint32_t *p, uint32_t n)
+{
+	const uint32_t *q = p;
+	uint32_t left = n;
+
+	if (n == 0)
+		return 0;
+	__asm__ volatile("repe scasl" : "+D"(q), "+c"(left) : "a"(0) : "cc", "memory");
+	/* q is one past the last word compared: the nonzero one, or the last. */
+	return q[-1] ? (uint32_t)(q - p) - 1 : n;
+}
+
 uint32_t *pgdir_create(void)
 {
 	uint32_t *pgdir = page_alloc(0);
@@ -24,9 +40,13 @@ uint32_t *pgdir_create(void)
 
 void pgdir_destroy(uint32_t *pgdir)
 {
-	for (uint32_t i = 0; i < KERNEL_PDE; i++)
+	uint32_t i = 0;
+
+	while ((i += first_nonzero(&pgdir[i], KERNEL_PDE - i)) < KERNEL_PDE) {
 		if (pgdir[i] & PTE_P)
 			page_free(P2V(pgdir[i] & PTE_FRAME), 0);
+		i++;
+	}
 	page_free(pgdir, 0);
 }
 
@@ -60,18 +80,37 @@ uint32_t *pte_next_page(uint32_t *pgdir, uint32_t *va, uint32_t end)
 	uint32_t a = *va;
 
 	while (a < end) {
-		uint32_t *pte = pte_lookup(pgdir, a);
-		if (!pte) {
-			/* No table: on to the next 4 MiB boundary. The user
-			 * half ends at KERNBASE, so this cannot wrap. */
-			a = (a & ~(uint32_t)(PGDIR_SIZE - 1)) + PGDIR_SIZE;
+		/* The end of this page table's 4 MiB. The user half ends at
+		 * KERNBASE, so this cannot wrap. */
+		uint32_t stop = (a & ~(uint32_t)(PGDIR_SIZE - 1)) + PGDIR_SIZE;
+		uint32_t pdx = PDX(a), n, k;
+		const uint32_t *table;
+
+		if (!(pgdir[pdx] & PTE_P)) {
+			/* No table here: skip to the next directory entry that
+			 * has one (user PDEs are either 0 or present). */
+			n = PDX(end - 1) - pdx + 1;
+			k = first_nonzero(&pgdir[pdx], n);
+			if (k == n)
+				break;
+			a = (pdx + k) << PGDIR_SHIFT;
 			continue;
 		}
-		if (pte_has_page(*pte)) {
-			*va = a;
-			return pte;
+		if (stop > end)
+			stop = end;
+		table = (const uint32_t *)P2V(pgdir[pdx] & PTE_FRAME);
+		n = (stop - a) >> PAGE_SHIFT;
+		k = first_nonzero(&table[PTX(a)], n);
+		if (k == n) {
+			a = stop;
+			continue;
 		}
-		a += PAGE_SIZE;
+		a += k << PAGE_SHIFT;
+		if (pte_has_page(table[PTX(a)])) {
+			*va = a;
+			return (uint32_t *)&table[PTX(a)];
+		}
+		a += PAGE_SIZE;                 /* flags but no page: go on */
 	}
 	*va = end;
 	return NULL;

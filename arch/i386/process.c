@@ -20,12 +20,14 @@ void switch_to(struct task *prev, struct task *next)
 
 	load_TLS(&next->thread, c);
 	c->tss.esp0 = next->thread.esp0;
-	/* Kernel threads have no mm and run on whatever page directory is
-	 * loaded: every one maps the kernel the same way. */
-	if (nmm && nmm != pmm)
+	/* A task without an address space (a kernel thread, the idle task)
+	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
+	 * directory that another CPU might free meanwhile. */
+	if (nmm != pmm) {
 		mm_activate(nmm);
-	if (nmm && (!pmm || pmm->ldt != nmm->ldt))
-		ldt_load(nmm, c);
+		if (!nmm || !pmm || pmm->ldt != nmm->ldt)
+			ldt_load(nmm, c);
+	}
 	next->ti->cpu = c->id;
 	next->cpu = c->id;
 	switch_context(&prev->ctx, next->ctx);

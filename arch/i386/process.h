@@ -46,6 +46,6 @@ void return_to_user(struct trapframe *tf) __attribute__((noreturn));
  * ldt.c). */
 void tls_clear_all(struct thread_struct *t);
 struct mm;
-int ldt_dup(struct mm *child, const struct mm *parent);    /* fork */
+int ldt_dup(struct mm *child, struct mm *parent);          /* fork */
 
 #endif

@@ -128,8 +128,10 @@ static void page_fault(struct trapframe *tf)
 	bool write = tf->err & 2;           /* #PF error code bit 1: W/R */
 	struct mm *mm = current ? current->mm : NULL;
 
-	/* Interrupts were off for the gate; a fault may sleep (allocate). */
-	sti();
+	/* The interrupt gate turned interrupts off; the fault may allocate,
+	 * so turn them back on, but only if the faulting code had them on. */
+	if (tf->eflags & EFLAGS_IF)
+		sti();
 	if (addr < USER_TOP && mm && vm_fault(mm, addr, write) == 0)
 		return;
 	if (tf_from_user(tf)) {
@@ -169,11 +171,12 @@ void trap(struct trapframe *tf)
 	if (tf_from_user(tf))
 		t->tf = tf;
 
-	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
-		handle_irq(tf);
-	} else if (tf->trapno == T_SYSCALL) {
+	/* System calls first: they are the common case. */
+	if (tf->trapno == T_SYSCALL) {
 		sti();
 		syscall_dispatch(tf);
+	} else if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
+		handle_irq(tf);
 	} else if (tf->trapno == T_PGFLT) {
 		page_fault(tf);
 	} else if (tf_from_user(tf)) {

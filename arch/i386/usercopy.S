@@ -2,9 +2,9 @@
  *
  *   size_t user_copy(void *dst, const void *src, size_t n);
  *
- * copies n bytes with rep movsb and returns the bytes NOT copied: 0 on
- * success. If a page fault cannot be resolved, trap() jumps to the fixup,
- * which returns the remaining count (%ecx). The caller (uaccess.c) has
+ * copies n bytes (rep movsl, then rep movsb for the last n % 4) and
+ * returns the bytes NOT copied: 0 on success. If a page fault cannot be
+ * resolved, trap() jumps to a fixup, which returns the remaining count. The caller (uaccess.c) has
  * already checked the user range; this only survives the faults.
  *
  *   long user_strnlen_copy(char *dst, const char *src, size_t max);
@@ -19,15 +19,29 @@
 user_copy:
 	pushl %esi
 	pushl %edi
-	movl 12(%esp), %edi
-	movl 16(%esp), %esi
-	movl 20(%esp), %ecx
-1:	rep movsb
-2:	movl %ecx, %eax
+	pushl %ebx
+	movl 16(%esp), %edi
+	movl 20(%esp), %esi
+	movl 24(%esp), %ecx
+	movl %ecx, %ebx
+	andl $3, %ebx             /* the bytes after the whole dwords */
+	shrl $2, %ecx
+1:	rep movsl                 /* four bytes a step ... */
+	movl %ebx, %ecx
+2:	rep movsb                 /* ... then the last one to three */
+	xorl %eax, %eax
+3:	popl %ebx
 	popl %edi
 	popl %esi
 	ret
-	EXTABLE(1b, 2b)
+	/* A fault in the dword copy: %ecx dwords and %ebx bytes are left. */
+4:	leal (%ebx,%ecx,4), %eax
+	jmp 3b
+	/* A fault in the byte copy: %ecx bytes are left. */
+5:	movl %ecx, %eax
+	jmp 3b
+	EXTABLE(1b, 4b)
+	EXTABLE(2b, 5b)
 	.size user_copy, . - user_copy
 
 	.globl user_strncpy

@@ -192,8 +192,11 @@ void objcache_free(struct objcache *c, void *obj)
 	for (void **f = head->freelist; f; f = *f)
 		if (f == obj)
 			panic("objcache_free(%s, %p): double free", c->name, obj);
-	/* Poison it, so a use after free shows as 0x6b6b6b6b in GDB. */
-	memset(obj, POISON_FREE, c->objsize);
+	/* Poison it, so a use after free shows as 0x6b6b6b6b in GDB. Objects
+	 * of a page or more (kernel stacks) are spared: filling 8 KiB at
+	 * every thread exit would cost more than the rest of the exit. */
+	if (c->objsize < PAGE_SIZE)
+		memset(obj, POISON_FREE, c->objsize);
 	if (!head->freelist)
 		partial_add(c, head);           /* was full */
 	*(void **)obj = head->freelist;

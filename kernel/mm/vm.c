@@ -293,23 +293,6 @@ void vm_protect_pages(struct mm *mm, const struct vma *v, uint32_t start, uint32
 
 /* ---- fork ---- */
 
-/* The child gets its own copy of the LDT (abi.md 5: "inherited by
- * fork"), allocated as modify_ldt does: ldt_entries descriptors,
- * kmalloc'ed (mm_put kfrees it). */
-static int copy_ldt(struct mm *dst, const struct mm *src)
-{
-	size_t size = src->ldt_entries * sizeof(struct desc);
-
-	if (!src->ldt || size == 0)
-		return 0;
-	dst->ldt = kmalloc(size);
-	if (!dst->ldt)
-		return -ENOMEM;
-	memcpy(dst->ldt, src->ldt, size);
-	dst->ldt_entries = src->ldt_entries;
-	return 0;
-}
-
 /* Shares every page of area v between src and dst. A private page
  * becomes read-only in both, counted once more (copy-on-write); a
  * VMA_SHARED area is first filled in completely, so that both see the
@@ -338,7 +321,7 @@ struct mm *mm_copy(struct mm *src)
 {
 	struct mm *mm = mm_create();
 	struct vma **tail, *c;
-	int err;
+	int err = 0;
 
 	if (!mm)
 		return NULL;
@@ -346,7 +329,7 @@ struct mm *mm_copy(struct mm *src)
 	mm->brk_start = src->brk_start;
 	mm->brk = src->brk;
 	mm->mmap_base = src->mmap_base;
-	err = copy_ldt(mm, src);
+	/* The LDT is not copied here: fork calls ldt_dup (arch/i386/ldt.c). */
 	tail = &mm->vmas;
 	for (const struct vma *v = src->vmas; v && !err; v = v->next) {
 		if (!(c = objcache_alloc(&vma_cache))) {

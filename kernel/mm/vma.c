@@ -236,8 +236,13 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 	len = page_up(len);
 	if (len == 0 || len > USER_TOP - USER_BASE)
 		return -ENOMEM;
-	if ((flags & MAP_FIXED) && !user_range(addr, len))
+	/* MAP_FIXED: unaligned or in page 0 is EINVAL (Linux says EPERM
+	 * below mmap_min_addr); not fitting below USER_TOP is ENOMEM, as
+	 * Linux's get_unmapped_area says. */
+	if ((flags & MAP_FIXED) && ((addr & PAGE_MASK_LOW) || addr < USER_BASE))
 		return -EINVAL;
+	if ((flags & MAP_FIXED) && (addr > USER_TOP || len > USER_TOP - addr))
+		return -ENOMEM;
 	/* MAP_FIXED may split two areas and adds one. */
 	if (spares_get(&s, 3) < 0) {
 		spares_put(&s);

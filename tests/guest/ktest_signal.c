@@ -76,7 +76,7 @@ KTEST(signal, mask_arithmetic)
 	KCHECK_EQ(SIGMASK(1), 1);
 	KCHECK_EQ(SIGMASK(SIGKILL), 0x100);
 	KCHECK_EQ(SIGMASK(33), 1ull << 32);
-	KCHECK_EQ(SIGMASK(SIG_MAX), 1ull << 62);
+	KCHECK_EQ(SIGMASK(SIG_MAX), 1ull << 63);
 	KCHECK_EQ(SIG_UNBLOCKABLE, (1u << 8) | (1u << 18));
 	ka.mask[0] = 0x80000001u;
 	ka.mask[1] = 0x40000002u;
@@ -161,7 +161,7 @@ KTEST(signal, send_task_pending_blocked_ignored)
 	/* Out of range is refused, not a stray bit. */
 	t->pending.signals = 0;
 	send_signal_task(t, 0);
-	send_signal_task(t, 64);
+	send_signal_task(t, SIG_MAX + 1);
 	send_signal_task(t, 200);
 	KCHECK_EQ(t->pending.signals, 0);
 
@@ -387,7 +387,7 @@ KTEST(signal, call_argument_checks)
 	KCHECK_EQ(call(SYS_rt_sigprocmask, SIG_BLOCK, 0, ks, 8), -EFAULT);
 	KCHECK_EQ(call(SYS_rt_sigprocmask, SIG_BLOCK, 0xbffffffc, 0, 8), -EFAULT);
 	/* kill */
-	KCHECK_EQ(call(SYS_kill, 0, 64, 0, 0), -EINVAL);
+	KCHECK_EQ(call(SYS_kill, 0, SIG_MAX + 1, 0, 0), -EINVAL);
 	KCHECK_EQ(call(SYS_kill, 0, (uint32_t)-1, 0, 0), -EINVAL);
 	KCHECK_EQ(call(SYS_kill, 0, 0, 0, 0), 0);                  /* own group */
 	KCHECK_EQ(call(SYS_kill, 31000, 0, 0, 0), -ESRCH);
@@ -398,7 +398,7 @@ KTEST(signal, call_argument_checks)
 	KCHECK_EQ(call(SYS_tgkill, 0, 1, 0, 0), -EINVAL);
 	KCHECK_EQ(call(SYS_tgkill, 1, 0, 0, 0), -EINVAL);
 	KCHECK_EQ(call(SYS_tgkill, (uint32_t)-1, 1, 0, 0), -EINVAL);
-	KCHECK_EQ(call(SYS_tgkill, 1, 1, 64, 0), -EINVAL);
+	KCHECK_EQ(call(SYS_tgkill, 1, 1, SIG_MAX + 1, 0), -EINVAL);
 	KCHECK_EQ(call(SYS_tgkill, 31000, 31000, 0, 0), -ESRCH);
 	KCHECK_EQ(current->pending.signals, 0);
 	KCHECK_EQ(sh->shared_pending.signals, 0);

@@ -8,7 +8,8 @@
  * shows the median run and all of them. docs/benchmarks.md explains each.
  *
  * Everything on the measured paths is inline asm (int $0x80) or
- * bench_clone below, so the libc's wrappers cost nothing. A benchmark that
+ * bench_clone (user/bench/sys.h), so the libc's wrappers cost nothing;
+ * user/bench/rows.h keeps the results. A benchmark that
  * fails (a system call error, a thread that never exits: every poll is
  * bounded by a TSC deadline) says so in its row and the others still run;
  * a hang in a blocking call is left to tools/bench.sh's timeout, which
@@ -16,186 +17,28 @@
 #include "stdio.h"
 #include "string.h"
 #include "raw.h"
-
-#define RUNS 5
-#define DEADLINE 2000000000ull          /* ticks a poll may wait: 2 s of guest time */
+#include "user/bench/sys.h"
+#include "user/bench/rows.h"
 
 #define THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 	CLONE_THREAD | CLONE_SETTLS | CLONE_SETTID | CLONE_DETACHED | CLONE_RELEASE_VM)
 
-/* ---- raw calls ---- */
+/* ---- getpid: the bare cost of a system call, for reading the others ---- */
 
-static inline uint64_t rdtsc(void)
+static uint32_t bench_null(struct row *r, int n)
 {
-	uint64_t v;
-	__asm__ volatile("rdtsc" : "=A"(v));
-	return v;
-}
+	uint64_t t0, t1;
+	long pid = 0;
 
-static inline long sys_yield(void)
-{
-	long r;
-	__asm__ volatile("int $0x80" : "=a"(r) : "0"(SYS_sched_yield) : "memory");
-	return r;
-}
-
-static inline long sys_futex(volatile int *uaddr, int op, int val)
-{
-	long r;
-	__asm__ volatile("int $0x80" : "=a"(r)
-			 : "0"(SYS_futex), "b"(uaddr), "c"(op | FUTEX_PRIVATE_FLAG),
-			   "d"(val), "S"(0) : "memory");
-	return r;
-}
-
-static inline long sys_set_thread_area(struct user_desc *u)
-{
-	long r;
-	__asm__ volatile("int $0x80" : "=a"(r) : "0"(SYS_set_thread_area), "b"(u) : "memory");
-	return r;
-}
-
-static inline long sys_wait4(long pid, int *status)
-{
-	long r;
-	__asm__ volatile("int $0x80" : "=a"(r)
-			 : "0"(SYS_wait4), "b"(pid), "c"(status), "d"(0), "S"(0) : "memory");
-	return r;
-}
-
-/* fork; the child exits at once without touching its stack (no
- * copy-on-write fault of its own): the smallest process there is. */
-static inline long sys_fork_exit(void)
-{
-	long r;
-	__asm__ volatile("int $0x80\n\t"
-			 "testl %%eax, %%eax\n\t"
-			 "jnz 1f\n\t"
-			 "movl $1, %%eax\n\t"            /* SYS_exit(0) */
-			 "xorl %%ebx, %%ebx\n\t"
-			 "int $0x80\n\t"
-			 "ud2\n"
-			 "1:"
-			 : "=a"(r) : "0"(SYS_fork) : "ebx", "memory");
-	return r;
-}
-
-/* clone(flags, newsp, ptid, tls); the child calls fn(arg) (when fn is not
- * NULL) on its new stack, then SYS_exit(0): it never returns into the
- * function that called clone, whose frame is on the parent's stack. The
- * child starts with the parent's registers (abi.md section 4), so fn and
- * arg travel in %edi and %ebp, which clone does not read (%edi is the
- * ignored ctid). With CLONE_RELEASE_VM the child's %esp is newsp-4. */
-long bench_clone(unsigned long flags, void *newsp, int *ptid, struct user_desc *tls,
-		 void (*fn)(void *), void *arg);
-__asm__(".text\n"
-	".globl bench_clone\n"
-	".type bench_clone, @function\n"
-	"bench_clone:\n\t"
-	"pushl %ebp\n\tpushl %ebx\n\tpushl %esi\n\tpushl %edi\n\t"
-	"movl 20(%esp), %ebx\n\t"               /* flags */
-	"movl 24(%esp), %ecx\n\t"               /* newsp */
-	"movl 28(%esp), %edx\n\t"               /* ptid */
-	"movl 32(%esp), %esi\n\t"               /* tls */
-	"movl 36(%esp), %edi\n\t"               /* fn, for the child */
-	"movl 40(%esp), %ebp\n\t"               /* arg, for the child */
-	"movl $120, %eax\n\t"                   /* SYS_clone */
-	"int $0x80\n\t"
-	"testl %eax, %eax\n\t"
-	"jz 1f\n\t"
-	"popl %edi\n\tpopl %esi\n\tpopl %ebx\n\tpopl %ebp\n\t"
-	"ret\n"
-	"1:\n\t"                                /* the child, on newsp */
-	"xorl %eax, %eax\n\t"
-	"testl %edi, %edi\n\t"
-	"jz 2f\n\t"
-	"pushl %ebp\n\t"
-	"call *%edi\n"
-	"2:\n\t"
-	"movl $1, %eax\n\t"                     /* SYS_exit(0) */
-	"xorl %ebx, %ebx\n\t"
-	"int $0x80\n\t"
-	"ud2\n"
-	".size bench_clone, . - bench_clone\n");
-
-/* ---- results ---- */
-
-struct row {
-	const char *name;
-	const char *target;             /* "<= 550" or "-" */
-	uint32_t limit;                 /* 0: no target */
-	uint32_t run[RUNS];
-	uint32_t median;
-	const char *error;              /* set: the benchmark failed */
-};
-
-static char errbuf[8][96];
-static int nerr;
-
-__attribute__((format(printf, 2, 3)))
-static void fail(struct row *r, const char *fmt, ...)
-{
-	va_list ap;
-	char *b = errbuf[nerr < 7 ? nerr++ : 7];
-
-	va_start(ap, fmt);
-	vsnprintf(b, sizeof(errbuf[0]), fmt, ap);
-	va_end(ap);
-	r->error = b;
-	printf("bench: %s: FAILED: %s\n", r->name, b);
-}
-
-static uint32_t median(const uint32_t *v)
-{
-	uint32_t s[RUNS];
-
-	memcpy(s, v, sizeof(s));
-	for (int i = 1; i < RUNS; i++)
-		for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
-			uint32_t t = s[j]; s[j] = s[j - 1]; s[j - 1] = t;
-		}
-	return s[RUNS / 2];
-}
-
-/* One warm-up run, then RUNS runs; fn returns ticks per operation, or 0
- * after calling fail(). */
-static void measure(struct row *r, uint32_t (*fn)(struct row *, int), int n)
-{
-	printf("bench: running %s (%d x %d)\n", r->name, RUNS, n);
-	if (!fn(r, n))
-		return;
-	for (int i = 0; i < RUNS; i++)
-		if (!(r->run[i] = fn(r, n)))
-			return;
-	r->median = median(r->run);
-}
-
-static void print_row(const struct row *r)
-{
-	if (r->error) {
-		printf("%-46s %9s  %-8s  FAILED: %s\n", r->name, "-", r->target, r->error);
-		return;
+	t0 = rdtsc();
+	for (int i = 0; i < n; i++)
+		__asm__ volatile("int $0x80" : "=a"(pid) : "0"(SYS_getpid) : "memory");
+	t1 = rdtsc();
+	if (pid <= 0) {
+		fail(r, "getpid = %ld", pid);
+		return 0;
 	}
-	if (!r->median) {
-		printf("%-46s %9s  %-8s  not run\n", r->name, "-", r->target);
-		return;
-	}
-	printf("%-46s %9u  %-8s  %-7s  %u %u %u %u %u\n", r->name, r->median, r->target,
-	       !r->limit ? "-" : r->median <= r->limit ? "met" : "NOT MET",
-	       r->run[0], r->run[1], r->run[2], r->run[3], r->run[4]);
-}
-
-/* Polls until *w is 0, yielding; false after DEADLINE ticks. */
-static bool wait_zero(volatile int *w)
-{
-	uint64_t t0 = rdtsc();
-
-	while (*w) {
-		if (rdtsc() - t0 > DEADLINE)
-			return false;
-		sys_yield();
-	}
-	return true;
+	return (uint32_t)((t1 - t0) / (uint64_t)n);
 }
 
 /* ---- set_thread_area + %gs reload ---- */
@@ -434,6 +277,8 @@ static bool sleepers_up_to(struct row *r, int n)
 	return true;
 }
 
+static int sleepers_left = -1;   /* after sleepers_end: how many did not exit */
+
 static void sleepers_end(void)
 {
 	int left = 0;
@@ -445,11 +290,12 @@ static void sleepers_end(void)
 			left++;
 	printf("bench: %d sleeping threads woken, %d of them did not exit\n",
 	       nsleepers, left);
+	sleepers_left = left;
 }
 
 /* ---- main ---- */
 
-enum { R_YIELD, R_FUTEX, R_CREATE, R_FORK, R_TLS, R_A10, R_A1000, R_A10000, NROWS };
+enum { R_YIELD, R_FUTEX, R_CREATE, R_FORK, R_TLS, R_NULL, R_A10, R_A1000, R_A10000, NROWS };
 
 static struct row rows[NROWS] = {
 	[R_YIELD]  = { "sched_yield, 2 threads (per yield = switch)", "<= 550", 550, {0}, 0, 0 },
@@ -457,6 +303,7 @@ static struct row rows[NROWS] = {
 	[R_CREATE] = { "thread create+exit+RELEASE_VM wait", "<= 11500", 11500, {0}, 0, 0 },
 	[R_FORK]   = { "fork+exit+wait4 (small process)", "<= 37500", 37500, {0}, 0, 0 },
 	[R_TLS]    = { "set_thread_area + %gs reload", "<= 270", 270, {0}, 0, 0 },
+	[R_NULL]   = { "getpid (bare syscall, for reference)", "-", 0, {0}, 0, 0 },
 	[R_A10]    = { "create+exit, 10 threads alive", "-", 0, {0}, 0, 0 },
 	[R_A1000]  = { "create+exit, 1000 threads alive", "-", 0, {0}, 0, 0 },
 	[R_A10000] = { "create+exit, 10000 threads alive", "-", 0, {0}, 0, 0 },
@@ -464,8 +311,9 @@ static struct row rows[NROWS] = {
 
 static const int alive[3] = { 10, 1000, 10000 };
 
-/* argv[1], if given, runs just one benchmark: tls yield futex create fork
- * alive (for profiling one path; make bench runs them all). */
+/* argv[1], if given, runs just one benchmark, to profile one path:
+ * null yield futex create fork alive (tls always runs: the threads use
+ * its TLS entry). make bench runs them all. */
 static bool want(int argc, char **argv, const char *key)
 {
 	return argc < 2 || !strcmp(argv[1], key);
@@ -482,6 +330,8 @@ int main(int argc, char **argv)
 		return 1;       /* the threads below need the TLS entry */
 	child_tls = tls_desc;
 	child_tls.base_addr = (uint32_t)thread_tls;
+	if (want(argc, argv, "null"))
+		measure(&rows[R_NULL], bench_null, 1000);
 	if (want(argc, argv, "yield"))
 		measure(&rows[R_YIELD], bench_yield, 1000);
 	if (want(argc, argv, "futex"))
@@ -538,6 +388,11 @@ int main(int argc, char **argv)
 			       "-", "<= 10%");
 		}
 	}
+	if (sleepers_left > 0)
+		printf("FAILED: %d of the %d sleeping threads did not exit once woken\n",
+		       sleepers_left, nsleepers);
+	else if (sleepers_left == 0)
+		printf("(the %d sleeping threads were then woken, and all exited)\n", nsleepers);
 	printf("==== end of bench table ====\n");
-	return nerr ? 2 : 0;
+	return nerr || sleepers_left > 0 ? 2 : 0;
 }

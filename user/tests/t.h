@@ -78,9 +78,19 @@ static int t_exit_code(void)
 
 #define EXPECT(cond, ...) do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
 
-/* got == want for integers (syscall results, -errno included). */
+/* A value as a long long for comparing and printing: 64-bit integers as
+ * they are, anything narrower (pointers, uintptr_t, unsigned) through
+ * long, so that a raw result in an unsigned variable still compares equal
+ * to -EINVAL. */
+#define T_WIDEN(x) _Generic((x), \
+	long long: (long long)(x), \
+	unsigned long long: (long long)(x), \
+	default: (long long)(long)(x))
+
+/* got == want for integers up to 64 bits (syscall results, -errno
+ * included; signal masks). */
 #define EXPECT_EQ(got, want) do { \
-	long t_g_ = (long)(got), t_w_ = (long)(want); \
+	long long t_g_ = T_WIDEN(got), t_w_ = T_WIDEN(want); \
 	if (t_g_ != t_w_) \
 		FAIL("%s = %s, want %s", #got, t_val(t_g_, t_b1_), t_val(t_w_, t_b2_)); \
 } while (0)
@@ -108,17 +118,21 @@ static const char *t_errname(long e)
 	return NULL;
 }
 
+#define t_val(v, buf) t_val_(T_WIDEN(v), (buf))
+
 __attribute__((unused))
-static const char *t_val(long v, char *buf)
+static const char *t_val_(long long v, char *buf)
 {
-	const char *name = v < 0 && v > -4096 ? t_errname(-v) : NULL;
+	const char *name = v < 0 && v > -4096 ? t_errname((long)-v) : NULL;
 
 	if (name)
 		snprintf(buf, 48, "-%s", name);
 	else if (v < 0 && v > -4096)
-		snprintf(buf, 48, "%ld", v);
+		snprintf(buf, 48, "%lld", v);
+	else if (v >= -0x80000000LL && v <= 0x7fffffffLL)
+		snprintf(buf, 48, "%ld (%#lx)", (long)v, (unsigned long)v);
 	else
-		snprintf(buf, 48, "%ld (%#lx)", v, (unsigned long)v);
+		snprintf(buf, 48, "%lld (%#llx)", v, (unsigned long long)v);
 	return buf;
 }
 

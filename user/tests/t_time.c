@@ -66,7 +66,7 @@ TEST(realtime_advances_with_monotonic)
 
 	EXPECT_EQ(raw_nanosleep(&req, NULL), 0);
 	long long m = now(CLOCK_MONOTONIC) - m0, r = now(CLOCK_REALTIME) - r0;
-	EXPECT(r > 0 && (r - m < 20000000 && m - r < 20000000),
+	EXPECT(r > 0 && (r - m < 50000000 && m - r < 50000000),
 	       "over one sleep monotonic advanced %lld ns, realtime %lld ns", m, r);
 }
 

@@ -1,0 +1,145 @@
+#!/bin/sh
+# tools/bench.sh B [KERNEL [INITRD]] - `make bench` (docs/benchmarks.md).
+#
+# Boots KERNEL (default B/kernel.elf) with INITRD (default B/initrd.cpio)
+# in QEMU with init=/bin/bench (user/bin/bench.c) under instruction
+# counting, so the guest TSC advances one tick per guest instruction and
+# every run of the same image prints the same figures
+# (../shared/notes/machine.md):
+#
+#     -icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm
+#
+# at -smp 1, collects the table bench prints between its markers, adds
+# the disassembly of load_TLS from the kernel (the function in
+# arch/i386/process.c, or the inline of arch/i386/process.h as it landed
+# in switch_to) with its instruction count and whether it has a branch,
+# prints it all and writes it to B/bench.txt.
+#
+# Missed targets are reported, never an error. The exit status is non-zero
+# only when the benchmark could not run: QEMU failed, the kernel panicked,
+# the run timed out (BENCH_TIMEOUT seconds, default 300; the last
+# "bench: running" line names the benchmark that hung), the table is
+# incomplete, or a benchmark reported FAILED (a system call failed).
+#
+# QEMU runs in a scratch directory where the kernel and initrd are linked
+# as kernel.elf and initrd.cpio: the kernel's command line (QEMU puts the
+# kernel's path first) is then the same whatever B is, so two builds of
+# the same sources boot byte-identical images with byte-identical command
+# lines and print identical figures.
+set -eu
+
+B=${1:?usage: tools/bench.sh BUILD_DIR [KERNEL [INITRD]]}
+KERNEL=${2:-$B/kernel.elf}
+INITRD=${3:-$B/initrd.cpio}
+TIMEOUT=${BENCH_TIMEOUT:-300}
+QEMU=${QEMU:-qemu-system-i386}
+MEM=256                 # 10,000 threads: 8 KiB of kernel stack each
+OUT=$B/bench.txt
+RAW=$B/bench.console.txt
+
+for f in "$KERNEL" "$INITRD"; do
+    [ -f "$f" ] || { echo "bench: $f is missing (make first)" >&2; exit 1; }
+done
+abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
+KERNEL_ABS=$(abs "$KERNEL")
+INITRD_ABS=$(abs "$INITRD")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/spindle-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+# Fixed names: the command line QEMU builds is "kernel.elf init=/bin/bench".
+ln -s "$KERNEL_ABS" "$TMP/kernel.elf"
+ln -s "$INITRD_ABS" "$TMP/initrd.cpio"
+
+ICOUNT="-icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm"
+echo "  BENCH   $QEMU -smp 1 -m $MEM $ICOUNT (up to ${TIMEOUT}s)"
+rc=0
+(cd "$TMP" && timeout "$TIMEOUT" "$QEMU" -m "$MEM" -smp 1 -display none -no-reboot \
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04 $ICOUNT \
+    -kernel kernel.elf -initrd initrd.cpio -append "init=/bin/bench" \
+    -serial "file:$TMP/console.txt" </dev/null >"$TMP/qemu.txt" 2>&1) || rc=$?
+# The console ends its lines with \r\n.
+tr -d '\r' < "$TMP/console.txt" > "$RAW" 2>/dev/null || : >"$RAW"
+
+# What went wrong with the run, if anything. isa-debug-exit makes QEMU exit
+# with (status << 1) | 1: 1 is init's exit(0), 5 its exit(2) (a benchmark
+# FAILED, the table is still complete).
+problem=
+if [ "$rc" -eq 124 ]; then
+    last=$(grep 'bench: running' "$RAW" | tail -n 1 | sed 's/^bench: running //')
+    problem="timed out after ${TIMEOUT}s${last:+ during: $last} (a hang: kernel bug?)"
+elif grep -q PANIC "$RAW"; then
+    problem="kernel panic: $(grep -m1 PANIC "$RAW")"
+elif ! grep -q '^==== end of bench table ====$' "$RAW"; then
+    problem="QEMU exit status $rc and no complete table$( [ -s "$TMP/qemu.txt" ] && printf ': %s' "$(head -n 3 "$TMP/qemu.txt")")"
+elif [ "$rc" -ne 1 ] && [ "$rc" -ne 5 ]; then
+    problem="QEMU exit status $rc (init's status $(( (rc - 1) / 2 )))"
+fi
+
+# load_TLS as the compiler made it: D9's "3 TLS entries, 9 cycles copying
+# and no branches in the context-switch path". If the kernel has a load_TLS
+# function (arch/i386/process.c), all of it is counted; if load_TLS is an
+# inline (arch/i386/process.h), the instructions of switch_to that the
+# line table attributes to it (objdump -l --inlines) are counted, marked
+# "=>".
+# Branches: jumps, loops and calls; a function's final ret is not one.
+if nm "$KERNEL" | grep -q ' [Tt] load_TLS$'; then
+    tls_where="the function load_TLS"
+    objdump -d --no-show-raw-insn --disassemble=load_TLS "$KERNEL" |
+        awk '/^ *[0-9a-f]+:\t/ { print "=> " $0 }' > "$TMP/load_tls.txt"
+else
+    tls_where="load_TLS inlined in switch_to"
+    objdump -d -l --inlines --no-show-raw-insn --disassemble=switch_to "$KERNEL" |
+        awk '/^[A-Za-z_][A-Za-z0-9_.]*\(\):$/ { fn = substr($0, 1, length($0) - 3); next }
+             /^ *[0-9a-f]+:\t/ { print (fn == "load_TLS" ? "=> " : "   ") $0 }' \
+        > "$TMP/load_tls.txt"
+fi
+ninsn=$(grep -c '^=>' "$TMP/load_tls.txt" || true)
+branches=$(grep '^=>' "$TMP/load_tls.txt" | awk -F'\t' '{ split($2, m, " ");
+                  if (m[1] ~ /^(j|loop|call)/) print m[1] }' |
+           sort -u | tr '\n' ' ' | sed 's/ $//')
+
+# The two load_TLS rows, which go right after bench's last row.
+{
+    if [ "$ninsn" -gt 0 ]; then
+        if [ "$ninsn" -le 12 ]; then r1=met; else r1="NOT MET"; fi
+        if [ -z "$branches" ]; then r2=met; b=none; else r2="NOT MET"; b=$branches; fi
+        printf '%-46s %9s  %-8s  %-7s  %s\n' "load_TLS: instructions" \
+            "$ninsn" "<= 12" "$r1" "$tls_where (below)"
+        printf '%-46s %9s  %-8s  %-7s\n' "load_TLS: jump/branch/call instructions" \
+            "$b" "none" "$r2"
+    else
+        printf '%-46s %9s  %-8s  %s\n' "load_TLS" "-" "<= 12" \
+            "FAILED: neither a load_TLS function nor an inlined one in switch_to"
+    fi
+} > "$TMP/tls_rows.txt"
+if [ "$ninsn" -eq 0 ]; then
+    problem=${problem:-"load_TLS not found in $KERNEL"}
+fi
+
+{
+    sed -n '/^==== bench table ====$/,/^==== end of bench table ====$/p' "$RAW" |
+        sed '1d;$d' | awk -v rows="$TMP/tls_rows.txt" '
+            { print }
+            /^create\+exit spread/ { while ((getline l < rows) > 0) print l; done = 1 }
+            END { if (!done) while ((getline l < rows) > 0) print l }' | sed 's/ *$//'
+    if [ -n "$problem" ]; then
+        echo
+        echo "BENCHMARK DID NOT COMPLETE: $problem"
+        echo "last console lines ($RAW):"
+        tail -n 15 "$RAW" | sed 's/^/    | /'
+    fi
+    echo
+    echo "$tls_where: objdump -d --no-show-raw-insn of $(basename "$KERNEL")" \
+        "(=> marks load_TLS's instructions):"
+    cat "$TMP/load_tls.txt"
+} > "$OUT"
+
+cat "$OUT"
+echo "  (written to $OUT; the whole console is $RAW)"
+if [ -n "$problem" ]; then
+    exit 1
+fi
+if grep -q 'FAILED' "$OUT"; then
+    echo "bench: a benchmark could not run (FAILED above)" >&2
+    exit 1
+fi
+exit 0
