@@ -130,15 +130,31 @@ QEMU := qemu-system-i386
 QEMU_MEM ?= 128
 SMP ?= 1
 APPEND ?=
+# Your own programs (tools/spindle-cc): `make run EXTRA="prog ..."` adds
+# each host file as /bin/NAME, an extra multiboot module "FILE /bin/NAME"
+# (abi.md section 1); `make run INIT=prog` does that and boots it as init.
+# QEMU's -initrd separates modules with commas, so a comma in a file name
+# is written twice.
+INIT ?=
+EXTRA ?=
+comma := ,
+RUN_MODULES = $(foreach p,$(INIT) $(EXTRA),$(comma)$(subst $(comma),$(comma)$(comma),$(p)) /bin/$(notdir $(p)))
 QEMU_COMMON = -m $(QEMU_MEM) -smp $(SMP) -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	-kernel $(KERNEL) -initrd $(INITRD) -append "$(APPEND)"
+	-kernel $(KERNEL) -initrd "$(INITRD)$(RUN_MODULES)" \
+	-append "$(if $(INIT),init=/bin/$(notdir $(INIT)) )$(APPEND)"
 
 # isa-debug-exit makes QEMU's own exit status (status << 1) | 1; a
-# normal power-off is not an error for make.
+# normal power-off is not an error for make. When stdin is not a terminal
+# (`make run < script`, `make run < /dev/null`) it goes to the console
+# followed by Ctrl-D (\004), so the shell sees the end of its input and
+# the machine powers off.
 run: all
+	@for p in $(INIT) $(EXTRA); do [ -f "$$p" ] || \
+		{ echo "run: no program $$p (tools/spindle-cc -o $$p $$p.c builds one)" >&2; exit 1; }; done
 	@echo "*** Spindle in QEMU: the serial console is this terminal; Ctrl-a x quits QEMU ***"
-	@$(QEMU) $(QEMU_COMMON) -serial mon:stdio; rc=$$?; \
+	@if [ -t 0 ]; then $(QEMU) $(QEMU_COMMON) -serial mon:stdio; \
+	else { cat; printf '\004'; } | $(QEMU) $(QEMU_COMMON) -serial stdio; fi; rc=$$?; \
 		if [ $$rc -eq 1 ]; then exit 0; fi; echo "(QEMU exit status $$rc)"
 
 # A free TCP port for this user (machines are shared: never the fixed 1234).
@@ -166,7 +182,13 @@ $(TEST_ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps
 	$(call say,ISO,$@)
 	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) ktest=boot
 
-check: all $(ISO) $(TEST_ISO) unit-tests
+# And one for the SMP group under Bochs with two CPUs.
+TEST_ISO_SMP := $(B)/spindle-test-smp.iso
+$(TEST_ISO_SMP): $(KERNEL) $(INITRD) boot/grub.cfg | deps
+	$(call say,ISO,$@)
+	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) "ktest=smp expect_cpus=2"
+
+check: all $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) unit-tests
 	@SPINDLE_BUILD=$(B) python3 tests/run.py
 
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU

@@ -11,6 +11,7 @@
 #include "kernel/mm/pmm.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/x86.h"
+#include "arch/i386/smp.h"
 
 extern char _text[], _end[];
 
@@ -53,6 +54,7 @@ void banner_print(void)
 		pmm_ram_top() >> 20, KERNBASE, free_kb, (void *)_text, (void *)_end);
 	kprintf("clock: PIT %d Hz, TSC %llu MHz\n", HZ, (unsigned long long)mhz);
 	kprintf("cpus: %d running (cpu0 is the boot CPU)\n", ncpus);
+	smp_print_cpus();
 	gdt_print(0);
 	kprintf("initrd: %d files\n", initrd_count());
 }

@@ -51,14 +51,15 @@ void clock_init(void)
 
 uint64_t clock_ticks(void)
 {
-	uint64_t t;
-	uint32_t flags = read_eflags();
+	uint64_t a, b;
 
-	cli();                      /* a 64-bit read is two loads */
-	t = ticks;
-	if (flags & EFLAGS_IF)
-		sti();
-	return t;
+	/* A 64-bit read is two loads, and the boot CPU's timer may change
+	 * the value between them: read until two reads agree. */
+	do {
+		a = ticks;
+		b = ticks;
+	} while (a != b);
+	return a;
 }
 
 uint64_t clock_tsc_hz(void)

@@ -25,6 +25,7 @@
 #include "arch/i386/cpu.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/pic.h"
+#include "arch/i386/smp.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/x86.h"
 
@@ -67,10 +68,12 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	futex_init();
 
 	pic_init();
+	smp_init();             /* APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
 	clock_init();
 	time_init();
 	console_enable_input();
 	sti();
+	smp_boot_aps();
 
 	banner_print();
 	warn_unknown_words();

@@ -18,6 +18,7 @@
 #include "arch/i386/power.h"
 #include "arch/i386/mmu.h"
 #include "arch/i386/x86.h"
+#include "arch/i386/smp.h"
 
 #define BACKTRACE_MAX 32
 
@@ -99,6 +100,7 @@ static void panic_enter(void)
 			hlt();
 	}
 	console_panic_mode();
+	smp_stop_others();
 }
 
 void panic(const char *fmt, ...)
@@ -113,6 +115,7 @@ void panic(const char *fmt, ...)
 	kprintf("\n");
 	/* Start at our caller: panic's own frame says nothing. */
 	backtrace_from(((uint32_t *)read_ebp())[1] - 1, ((uint32_t *)read_ebp())[0]);
+	smp_report_stopped();
 	power_off(STATUS_PANIC);
 }
 
@@ -144,5 +147,6 @@ void panic_trap(struct trapframe *tf)
 	 * continues right where the frame's esp field would be. */
 	backtrace_trap(tf->eip, tf->ebp,
 		       tf_from_user(tf) ? NULL : (const uint32_t *)&tf->esp);
+	smp_report_stopped();
 	power_off(STATUS_PANIC);
 }

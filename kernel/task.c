@@ -26,6 +26,19 @@ static struct task *pid_table[PID_MAX];
 static int last_tid;
 static struct task boot_task;       /* kmain's thread: cpu0's idle task */
 
+/* Every list a task is on starts empty, and it leads its own group. */
+static void task_init_links(struct task *t)
+{
+	list_init(&t->run_link);
+	list_init(&t->timer_link);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	list_init(&t->thread_group);
+	list_init(&t->all_link);
+	waitqueue_init(&t->wait_chldexit, "wait4");
+	t->group_leader = t;
+}
+
 void task_init(void)
 {
 	struct task *t = &boot_task;
@@ -39,14 +52,7 @@ void task_init(void)
 	t->tid = t->tgid = 0;
 	strlcpy(t->comm, "idle0", sizeof(t->comm));
 	t->state = TASK_RUNNING;
-	list_init(&t->run_link);
-	list_init(&t->timer_link);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	list_init(&t->thread_group);
-	list_init(&t->all_link);
-	waitqueue_init(&t->wait_chldexit, "wait4");
-	t->group_leader = t;
+	task_init_links(t);
 	t->exit_signal = -1;
 	t->thread.esp0 = (uint32_t)t->ti + KSTACK_SIZE;
 }
@@ -74,14 +80,7 @@ struct task *task_alloc(void)
 	ti->task = t;
 	ti->magic = THREAD_INFO_MAGIC;
 	t->ti = ti;
-	list_init(&t->run_link);
-	list_init(&t->timer_link);
-	list_init(&t->children);
-	list_init(&t->sibling);
-	list_init(&t->thread_group);
-	list_init(&t->all_link);
-	waitqueue_init(&t->wait_chldexit, "wait4");
-	t->group_leader = t;
+	task_init_links(t);
 	return t;
 }
 

@@ -7,6 +7,8 @@
  *   smp=N         cap the CPUs used (1..)
  *   ktest=GROUP   run the in-kernel test group GROUP (tests/guest)
  *   monitor       start the kernel monitor instead of init
+ *   acpi=off      find the CPUs in the MP table, not the ACPI MADT
+ *   expect_cpus=N, extra_size=N   read by in-kernel tests only
  *   --            every later word is an argument of init (argv[1..])
  * Any other word is kept in unknown[] so the kernel can warn once each. */
 #ifndef LIB_CMDLINE_H
@@ -23,6 +25,7 @@ struct cmdline {
 	const char *init;           /* "/bin/init" unless init= was given */
 	const char *ktest;          /* NULL unless ktest= was given */
 	bool monitor;               /* the word "monitor" was given */
+	bool acpi_off;              /* acpi=off */
 	int smp;                    /* 0 = no cap */
 	int argc;                   /* words after "--" */
 	const char *argv[CMDLINE_MAX_ARGS];

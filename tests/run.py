@@ -42,8 +42,9 @@ BUILD = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "buil
 KERNEL = os.path.join(BUILD, "kernel.elf")
 INITRD = os.path.join(BUILD, "initrd.cpio")
 TEST_ISO = os.path.join(BUILD, "spindle-test.iso")
+TEST_ISO_SMP = os.path.join(BUILD, "spindle-test-smp.iso")   # ktest=smp expect_cpus=2
 
-SMP_COUNTS = (1, 4)
+SMP_COUNTS = (1, 2, 4, 8)
 QEMU_TIMEOUT = 120          # seconds for one boot (TCG, loaded machine)
 BOCHS_TIMEOUT = 300
 BANNER = "Spindle 0.1 booting"
@@ -219,10 +220,21 @@ def check_crash(group, b):
     return None
 
 
+STOPPED_RE = re.compile(r"^cpu(\d+) stopped: eip=0x[0-9a-f]{8} \S+ task=\S+ tid=-?\d+$", re.M)
+
+
+def check_stopped_cpus(b, smp):
+    """A panic on one CPU stops the others, and each says so once."""
+    cpus = sorted(int(c) for c in STOPPED_RE.findall(b.out))
+    if len(cpus) != smp - 1 or len(set(cpus)) != smp - 1:
+        return "%d 'cpuN stopped' lines for %d other CPUs: %s" % (len(cpus), smp - 1, cpus)
+    return None
+
+
 def guest_group(smp, group):
     """Boots one group; returns (lines to report) as (name, reason, detail)."""
     prefix = "smp%d/" % smp
-    append = "ktest=" + group
+    append = "ktest=%s expect_cpus=%d" % (group, smp)
     initrd = INITRD
     if group == "initrd":
         # A second, plain module: abi.md's "any other file" rule.
@@ -232,7 +244,10 @@ def guest_group(smp, group):
     b = run_qemu(qemu_kernel_cmd(smp, append, initrd))
     out = []
     if group.startswith("crash_"):
-        out.append((prefix + group, check_crash(group, b), b.tail(20)))
+        bad = check_crash(group, b)
+        if not bad and group.startswith("crash_smp"):
+            bad = check_stopped_cpus(b, smp)
+        out.append((prefix + group, bad, b.tail(20)))
         return out
     for line in b.out.splitlines():
         m = LINE_RE.match(line.strip())
@@ -364,14 +379,13 @@ def grub_qemu():
     return [(name, bad, b.tail() if bad else None)]
 
 
-def bochs():
-    name = "bochs/iso_boot"
+def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
     if not shutil.which("bochs"):
         return [(name, "bochs is not installed (tools/deps.sh)", None)]
     with tempfile.TemporaryDirectory() as d:
         serial = os.path.join(d, "serial.txt")
         try:
-            subprocess.run([os.path.join(ROOT, "tools", "bochs.sh"), TEST_ISO, serial],
+            subprocess.run([os.path.join(ROOT, "tools", "bochs.sh"), iso, serial, str(cpus)],
                            stdin=subprocess.DEVNULL, capture_output=True,
                            timeout=BOCHS_TIMEOUT)
             timed_out = False
@@ -478,6 +492,7 @@ def main():
         jobs.append((grub_qemu, ()))
     if wanted("bochs/"):
         jobs.append((bochs, ()))
+        jobs.append((bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
     if wanted("gdb/"):
         jobs.append((gdb_session, ()))
 

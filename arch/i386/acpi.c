@@ -171,26 +171,10 @@ static bool mptable_find(struct smp_config *cfg)
 	return true;
 }
 
-/* `acpi=off` (Linux's word) skips the MADT, to test the fallback. */
-static bool acpi_disabled(void)
-{
-	const char *s = bootinfo.raw_cmdline, *w = "acpi=off";
-
-	for (; *s; s++) {
-		int i = 0;
-		if (s != bootinfo.raw_cmdline && s[-1] != ' ')
-			continue;
-		while (w[i] && s[i] == w[i])
-			i++;
-		if (!w[i] && (s[i] == ' ' || s[i] == '\0'))
-			return true;
-	}
-	return false;
-}
-
 bool smp_config_find(struct smp_config *cfg)
 {
-	if (!acpi_disabled() && madt_find(cfg))
+	/* `acpi=off` (Linux's word) skips the MADT, to test the fallback. */
+	if (!bootinfo.cmdline.acpi_off && madt_find(cfg))
 		return true;
 	return mptable_find(cfg);
 }

@@ -16,6 +16,8 @@
 #include "arch/i386/segment.h"
 #include "arch/i386/thread_info.h"
 
+struct mm;
+
 #define NR_CPUS 8
 
 /* The 32-bit TSS (SDM Vol. 3A 7.2.1, Figure 7-2). Spindle uses only ss0
@@ -42,6 +44,10 @@ struct cpu {
 	struct desc gdt[GDT_ENTRIES] __attribute__((aligned(64)));
 	struct tss tss;
 	int id;                 /* index in cpus[] */
+	/* The address space whose page directory this CPU has loaded (NULL:
+	 * kernel_pgdir). Set before CR3 is written, read by TLB shootdown
+	 * (arch/i386/tlb.c) to know which CPUs must flush. */
+	struct mm *volatile active_mm;
 	uint32_t apic_id;
 	bool started;
 };

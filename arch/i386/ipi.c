@@ -1,13 +1,14 @@
 /* arch/i386/ipi.c - inter-processor interrupts the scheduler uses. */
 #include "arch/i386/cpu.h"
-#include "kernel/panic.h"
+#include "arch/i386/lapic.h"
+#include "arch/i386/smp.h"
 #include "kernel/sched.h"
 
+/* A CPU that gets work queued by another is told with an IPI, so that it
+ * leaves hlt (idle) or reschedules on its return to user mode. */
 void arch_send_reschedule(int cpu)
 {
-	/* Only CPUs that were started can have work queued (pick_cpu);
-	 * until the APs are started, that is this CPU alone. */
 	if (cpu == this_cpu()->id || !cpus[cpu].started)
 		return;
-	panic("arch_send_reschedule: cpu%d started without IPI support", cpu);
+	smp_send_ipi(cpu, T_IPI_RESCHEDULE);
 }

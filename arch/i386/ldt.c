@@ -9,6 +9,7 @@
  * has no espfix, so 16-bit segments are refused as CVE-2014-8133 taught). */
 #include "arch/i386/cpu.h"
 #include "arch/i386/desc.h"
+#include "arch/i386/tlb.h"
 #include "arch/i386/uaccess.h"
 #include "arch/i386/x86.h"
 #include "kernel/syscall.h"
@@ -31,22 +32,33 @@ void ldt_load(struct mm *mm, struct cpu *c)
 	}
 }
 
-/* Makes room for entry idx; 0 or -ENOMEM. mm->lock held. */
-static int ldt_grow(struct mm *mm, uint32_t idx)
+/* Makes room for entry idx; 0 or -ENOMEM. mm->lock held. The table it
+ * replaced goes to *old: other CPUs may still have it loaded, so it is
+ * freed only after they reloaded (write_ldt). */
+static int ldt_grow(struct mm *mm, uint32_t idx, struct desc **old)
 {
 	uint32_t want = (idx / LDT_ENTRIES_PER_PAGE + 1) * LDT_ENTRIES_PER_PAGE;
 	struct desc *n;
 
+	*old = NULL;
 	if (idx < mm->ldt_entries)
 		return 0;
 	if (!(n = kzalloc(want * sizeof(struct desc))))
 		return -ENOMEM;
 	if (mm->ldt)
 		memcpy(n, mm->ldt, mm->ldt_entries * sizeof(struct desc));
-	kfree(mm->ldt);
+	*old = mm->ldt;
 	mm->ldt = n;
 	mm->ldt_entries = want;
 	return 0;
+}
+
+/* On another CPU running one of mm's threads (an IPI from mm_cross_call,
+ * as Linux's flush_ldt): load the new table. */
+static void ldt_reload(struct mm *mm, uint32_t unused1, uint32_t unused2)
+{
+	(void)unused1, (void)unused2;
+	ldt_load(mm, this_cpu());
 }
 
 /* fork: the child's address space gets a copy of the parent's LDT. */
@@ -93,7 +105,7 @@ static long read_ldt(struct mm *mm, uint32_t ptr, uint32_t bytecount)
 static long write_ldt(struct mm *mm, uint32_t ptr, uint32_t bytecount, bool oldmode)
 {
 	struct user_desc info;
-	struct desc d;
+	struct desc d, *old = NULL;
 	uint32_t flags;
 	int err;
 
@@ -112,12 +124,17 @@ static long write_ldt(struct mm *mm, uint32_t ptr, uint32_t bytecount, bool oldm
 		d.b &= ~DESC_B_AVL;         /* old mode has no "useable" bit */
 
 	flags = spin_lock_irqsave(&mm->lock);
-	err = ldt_grow(mm, info.entry_number);
+	err = ldt_grow(mm, info.entry_number, &old);
 	if (!err) {
 		mm->ldt[info.entry_number] = d;
 		ldt_load(mm, this_cpu());
 	}
 	spin_unlock_irqrestore(&mm->lock, flags);
+	/* Every CPU running this address space reloads the LDT (its base,
+	 * limit and the changed entry), and only then is the old table free. */
+	if (!err)
+		mm_cross_call(mm, ldt_reload, 0, 0);
+	kfree(old);
 	return err;
 }
 

@@ -18,8 +18,8 @@ void switch_to(struct task *prev, struct task *next)
 	struct cpu *c = this_cpu();
 	struct mm *pmm = prev->mm, *nmm = next->mm;
 
-	load_TLS(&next->thread, c);
 	c->tss.esp0 = next->thread.esp0;
+	load_TLS(&next->thread, c);
 	/* A task without an address space (a kernel thread, the idle task)
 	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
 	 * directory that another CPU might free meanwhile. */

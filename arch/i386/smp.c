@@ -34,7 +34,9 @@
 _Static_assert(SMPCFG_MAX_CPUS == NR_CPUS, "acpi.h sizes its CPU list by NR_CPUS");
 
 #define AP_START_TIMEOUT_MS 1000
-#define STOP_TIMEOUT_NS     100000000ull    /* 100 ms */
+/* Generous: under TCG eight virtual CPUs share one host thread, and the
+ * host may be busy. Only a CPU that never answers costs this much. */
+#define STOP_TIMEOUT_NS     2000000000ull   /* 2 s */
 
 extern const char ap_trampoline_start[], ap_trampoline_end[];
 

@@ -5,7 +5,10 @@
  * kernel mode is a kernel bug and panics with the exception's name and, for
  * a page fault, the faulting address from CR2 (SDM Vol. 3A 6.15, #PF). */
 #include "arch/i386/traps.h"
-#include "arch/i386/pic.h"
+#include "arch/i386/ioapic.h"
+#include "arch/i386/lapic.h"
+#include "arch/i386/smp.h"
+#include "arch/i386/tlb.h"
 #include "arch/i386/x86.h"
 #include "arch/i386/extable.h"
 #include "kernel/panic.h"
@@ -61,19 +64,19 @@ const char *trap_name(unsigned trapno)
 void irq_register(int irq, irq_handler_t h)
 {
 	irq_handlers[irq] = h;
-	pic_unmask(irq);
+	irq_unmask(irq);
 }
 
 static void handle_irq(struct trapframe *tf)
 {
 	int irq = (int)tf->trapno - T_IRQ0;
 
-	if (pic_spurious(irq)) {
+	if (irq_spurious(irq)) {
 		spurious_irqs++;
 		return;
 	}
 	/* EOI first: a handler may switch away and come back much later. */
-	pic_eoi(irq);
+	irq_eoi(irq);
 	if (irq_handlers[irq])
 		irq_handlers[irq](tf);
 }
@@ -177,6 +180,19 @@ void trap(struct trapframe *tf)
 		syscall_dispatch(tf);
 	} else if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
 		handle_irq(tf);
+	} else if (tf->trapno == T_LAPIC_TIMER) {
+		lapic_eoi();
+		ap_timer_tick();
+	} else if (tf->trapno == T_IPI_TLB) {
+		lapic_eoi();
+		mm_cross_call_interrupt();
+	} else if (tf->trapno == T_IPI_RESCHEDULE) {
+		lapic_eoi();            /* need_resched is set: the return path acts */
+	} else if (tf->trapno == T_IPI_STOP ||
+		   (tf->trapno == T_NMI && smp_stopping())) {
+		smp_stop_this_cpu(tf);  /* a panic on another CPU: never returns */
+	} else if (tf->trapno == T_LAPIC_SPURIOUS) {
+		spurious_irqs++;        /* SDM Vol. 3A 10.9: no EOI */
 	} else if (tf->trapno == T_PGFLT) {
 		page_fault(tf);
 	} else if (tf_from_user(tf)) {

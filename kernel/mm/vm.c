@@ -12,6 +12,8 @@
  * through their kernel mapping (P2V). page_alloc/objcache_alloc take their
  * own irq-safe locks, so allocating under mm->lock is fine. */
 #include "kernel/mm/vm.h"
+#include "arch/i386/tlb.h"
+#include "arch/i386/cpu.h"
 #include "kernel/mm/vm_internal.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/page.h"
@@ -33,11 +35,12 @@ void vm_init(void)
 
 void vm_flush_range(struct mm *mm, uint32_t start, uint32_t end)
 {
-	/* Only the CPU with mm in CR3 can hold its entries today. With SMP,
-	 * other CPUs running mm's threads must be asked too (an IPI, as
-	 * Linux's flush_tlb_range), before the caller frees any frame. */
+	/* This CPU, then every other CPU running one of mm's threads (an
+	 * IPI, as Linux's flush_tlb_range), before the caller frees any
+	 * frame that was mapped there. */
 	if (read_cr3() == V2P(mm->pgdir))
 		tlb_flush_local(start, end);
+	tlb_shootdown(mm, start, end);
 }
 
 /* ---- the lifetime of an address space ---- */
@@ -93,6 +96,10 @@ void mm_activate(struct mm *mm)
 {
 	uint32_t cr3 = V2P(mm ? mm->pgdir : kernel_pgdir);
 
+	/* First say so (a full barrier), then load: a shootdown that misses
+	 * this CPU because it read the old active_mm is harmless, as the CR3
+	 * load below happens after the change and flushes (tlb.c). */
+	__atomic_store_n(&this_cpu()->active_mm, mm, __ATOMIC_SEQ_CST);
 	/* Loading CR3 flushes every non-global TLB entry (SDM 4.10.4.1):
 	 * skip it when this directory is already loaded. */
 	if (read_cr3() != cr3)
@@ -151,9 +158,14 @@ static void *page_make_ready(struct mm *mm, const struct vma *v, uint32_t va, bo
 		return copy;
 	}
 	/* Present already: a sole user's COW page becomes writable, or
-	 * another thread beat us to it, or the TLB was stale. */
-	*pte = vm_pte_for(v, page);
-	if (*pte != old)
+	 * another thread beat us to it, or the TLB was stale. The CPU's
+	 * Accessed and Dirty bits are kept. Only a loss of rights must reach
+	 * the other CPUs; a gain need not: a CPU still holding the old,
+	 * weaker entry faults on it, finds the PTE already good and just
+	 * drops its own stale entry here (SDM Vol. 3A 4.10.4.3). Without
+	 * this, every futex key of a threaded process broadcast an IPI. */
+	*pte = vm_pte_for(v, page) | (old & (PTE_A | PTE_D));
+	if (old & ~*pte & (PTE_P | PTE_W | PTE_U))
 		vm_flush_range(mm, va, va + PAGE_SIZE);
 	else
 		invlpg(va);             /* a stale entry of this CPU's own */

@@ -1,8 +1,8 @@
 /* user/lib/errno.h - errno and the error numbers (lib/errno.h, Linux's).
  *
- * errno is a macro over __errno_location(), as in glibc, so that it can
- * become per-thread when threads arrive without recompiling callers'
- * expectations: today there is one. */
+ * errno is a macro over __errno_location(), as in glibc: one errno in a
+ * program without threads (errno.c), one per thread in a program that
+ * uses pthreads (a __thread variable, pthread_misc.c). */
 #ifndef USER_ERRNO_H
 #define USER_ERRNO_H
 

@@ -4,6 +4,7 @@
 #include "unistd.h"
 #include "errno.h"
 #include "sys/auxv.h"
+#include "pthread_impl.h"
 
 char **environ;
 unsigned long *__auxv;
@@ -24,6 +25,9 @@ void __libc_start(long *sp)
 		p++;
 	__auxv = (unsigned long *)(p + 1);
 	environ = envp;
+	/* The main thread's TLS (%gs), if the program has a PT_TLS segment:
+	 * before anything can touch a __thread variable, errno included. */
+	__pthread_init_main(__auxv);
 	exit(main(argc, argv, envp));
 }
 

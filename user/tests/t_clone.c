@@ -1,10 +1,10 @@
 /* user/tests/t_clone.c - clone's flags, one by one and as pthreads combines
  * them, each checked by its observable effect (abi.md section 4): shared
  * or copied memory, fd table and signal handlers, thread-group ids, the
- * flag rules (-EINVAL), exit signals and which wait4 reaps which child,
- * the TID in the parent and 0 in the child, newsp, and the registers the
- * child starts with. The seed's own four flags are t_seed's. Booted as
- * init. */
+ * flag rules (-EINVAL), the TID in the parent and 0 in the child, newsp,
+ * and the registers the child starts with. Exit signals and wait4 are
+ * t_clone_wait's, the seed's own four flags t_seed's and t_seed_vm's.
+ * Booted as init. */
 #define T_PROG "t_clone"
 #include "t.h"
 #include "thr.h"
@@ -228,10 +228,8 @@ TEST(fs_flag_accepted)
 
 /* ---- CLONE_SIGHAND ---- */
 
-static volatile int usr1_hits, usr2_hits, chld_hits;
-static void on_usr1(int sig) { (void)sig; usr1_hits++; }
+static volatile int usr2_hits;
 static void on_usr2(int sig) { (void)sig; usr2_hits++; }
-static void on_chld(int sig) { (void)sig; chld_hits++; }
 
 static int install_usr2_fn(void *arg, const struct thr_regs *r)
 {
@@ -346,82 +344,6 @@ TEST(unknown_bits_einval)
 	EXPECT_EQ(raw_wait4(-1, NULL, WNOHANG | __WALL, NULL), -ECHILD);
 }
 
-/* ---- exit signals, and which wait4 reaps whom ---- */
-
-TEST(exit_signal_sigusr1_runs_parents_handler)
-{
-	int st = -1;
-
-	usr1_hits = 0;
-	EXPECT_EQ(thr_signal(SIGUSR1, on_usr1), 0);
-	long tid = thr_clone(CLONE_VM | SIGUSR1, TOP(0), NULL, NULL, quick_fn, NULL);
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), tid);
-	EXPECT_STATUS(st, EXITED(0));
-	thr_wait_word(&usr1_hits, 1, 1000);
-	EXPECT_EQ(usr1_hits, 1);
-	EXPECT_EQ(thr_signal(SIGUSR1, SIG_DFL), 0);
-}
-
-TEST(exit_signal_sigchld_runs_parents_handler)
-{
-	int st = -1;
-
-	chld_hits = 0;
-	EXPECT_EQ(thr_signal(SIGCHLD, on_chld), 0);
-	long tid = thr_clone(CLONE_VM | SIGCHLD, TOP(0), NULL, NULL, quick_fn, NULL);
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);
-	thr_wait_word(&chld_hits, 1, 1000);
-	EXPECT_EQ(chld_hits, 1);
-	EXPECT_EQ(thr_signal(SIGCHLD, SIG_DFL), 0);
-}
-
-TEST(exit_signal_0_only_for_wclone)
-{
-	int st = -1;
-	long tid = thr_clone(CLONE_VM, TOP(0), NULL, NULL, quick_fn, NULL);
-
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	/* Alive or a zombie, it is not plain wait4's: -ECHILD at once. */
-	EXPECT_EQ(raw_wait4(-1, &st, 0, NULL), -ECHILD);
-	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), -ECHILD);
-	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), tid);
-	EXPECT_STATUS(st, EXITED(0));
-	tid = thr_clone(CLONE_VM, TOP(0), NULL, NULL, quick_fn, NULL);
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), tid);
-}
-
-TEST(exit_signal_sigusr1_only_for_wclone_or_wall)
-{
-	int st = -1;
-
-	EXPECT_EQ(thr_signal(SIGUSR1, on_usr1), 0);
-	long tid = thr_clone(CLONE_VM | SIGUSR1, TOP(0), NULL, NULL, quick_fn, NULL);
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT_EQ(raw_wait4(-1, &st, 0, NULL), -ECHILD);
-	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), tid);
-	EXPECT_STATUS(st, EXITED(0));
-	tid = thr_clone(CLONE_VM | SIGUSR1, TOP(0), NULL, NULL, quick_fn, NULL);
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT_EQ(raw_wait4(-1, &st, WNOHANG, NULL), -ECHILD);
-	EXPECT_EQ(raw_wait4(-1, &st, __WCLONE, NULL), tid);
-	EXPECT_EQ(thr_signal(SIGUSR1, SIG_DFL), 0);
-}
-
-TEST(sigchld_child_not_for_wclone)
-{
-	int st = -1;
-	long tid = thr_clone(CLONE_VM | SIGCHLD, TOP(0), NULL, NULL, quick_fn, NULL);
-
-	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT_EQ(raw_wait4(-1, &st, __WCLONE, NULL), -ECHILD);
-	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), -ECHILD);
-	EXPECT_EQ(raw_wait4(-1, &st, 0, NULL), tid);
-	EXPECT_STATUS(st, EXITED(0));
-}
-
 /* ---- pthreads' combination, seed flags included ---- */
 
 struct nptl { volatile long tid, pid, ptid_seen, gs_word; };
@@ -491,16 +413,6 @@ int main(void)
 	RUN(thread_needs_sighand);
 	RUN(sighand_needs_vm);
 	RUN(unknown_bits_einval);
-	reap_leftovers();
-	RUN(exit_signal_sigusr1_runs_parents_handler);
-	reap_leftovers();
-	RUN(exit_signal_sigchld_runs_parents_handler);
-	reap_leftovers();
-	RUN(exit_signal_0_only_for_wclone);
-	reap_leftovers();
-	RUN(exit_signal_sigusr1_only_for_wclone_or_wall);
-	reap_leftovers();
-	RUN(sigchld_child_not_for_wclone);
 	reap_leftovers();
 	RUN(nptl_flags_together);
 	return t_exit_code();

@@ -66,7 +66,7 @@ TEST(etimedout_after_at_least_the_timeout)
 	EXPECT_EQ(fwait(&w, 0, &ts), -ETIMEDOUT);
 	long long ns = thr_now_ns() - t0;
 	EXPECT(ns >= 50000000, "returned after %lld ns, before the 50 ms timeout", ns);
-	EXPECT(ns < 1000000000, "a 50 ms timeout took %lld ns", ns);
+	EXPECT(ns < 5000000000ll, "a 50 ms timeout took %lld ns", ns);
 	t0 = thr_now_ns();
 	struct timespec sub = { 0, 120000000 };
 	EXPECT_EQ(fwait(&w, 0, &sub), -ETIMEDOUT);

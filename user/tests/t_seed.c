@@ -20,6 +20,8 @@ static char stk[2][STACK] __attribute__((aligned(16)));
 #define EMPTY(e) ((struct user_desc){ (e), 0, 0, 0, 0, 1, 0, 1, 0 })
 #define ZERO(e) ((struct user_desc){ (e), 0, 0, 0, 0, 0, 0, 0, 0 })
 
+#define UNSET 0x5a5a5a5a        /* *ptid before clone: no TID looks like it */
+
 static char dbuf[2][80];
 
 static const char *dstr(const struct user_desc *d, int i)
@@ -230,8 +232,8 @@ TEST(erratum1_settid_alone)
 {
 	static struct seen s;
 
-	s = (struct seen){ -1, -1 };
-	int ptid = -1, st = -1;
+	s = (struct seen){ UNSET, UNSET };
+	int ptid = UNSET, st = -1;
 	long tid = thr_clone(CLONE_VM | CLONE_SETTID | SIGCHLD, TOP(0), &ptid, NULL, read_ptid_fn, &s);
 
 	EXPECT(tid > 1, "clone returned %ld", tid);
@@ -242,7 +244,7 @@ TEST(erratum1_settid_alone)
 	EXPECT_EQ(s.ptid, tid);                 /* ...and before the child ran */
 
 	/* Without CLONE_VM it goes to the parent's address space. */
-	ptid = -1;
+	ptid = UNSET;
 	tid = raw_clone(CLONE_SETTID | SIGCHLD, NULL, &ptid, NULL, NULL);
 	if (tid == 0)
 		raw_exit_group(0);
@@ -252,11 +254,11 @@ TEST(erratum1_settid_alone)
 
 	/* The seed's bug the other way round: SETTLS alone writes no TID. */
 	struct user_desc d = DATA32(6, 0x5000);
-	ptid = -1;
+	ptid = UNSET;
 	tid = thr_clone(CLONE_VM | CLONE_SETTLS | SIGCHLD, TOP(0), &ptid, &d, read_ptid_fn, &s);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);
-	EXPECT_EQ(ptid, -1);
+	EXPECT_EQ(ptid, UNSET);
 }
 
 static int quick_fn(void *arg, const struct thr_regs *r)
@@ -396,10 +398,10 @@ TEST(settls_errors_no_child)
 	}
 	/* A bad TLS fails the clone even when the TID pointer is good, and
 	 * then nothing is written there. */
-	int ptid = -1;
+	int ptid = UNSET;
 	EXPECT_EQ(clone_must_fail(CLONE_VM | CLONE_SETTLS | CLONE_SETTID | SIGCHLD, &ptid,
 				  &einval[4]), -EINVAL);
-	EXPECT_EQ(ptid, -1);
+	EXPECT_EQ(ptid, UNSET);
 	EXPECT_EQ(raw_wait4(-1, NULL, WNOHANG | __WALL, NULL), -ECHILD);
 	EXPECT(before > 0, "/proc/kstat: %ld", before);
 	EXPECT_EQ(ntasks(), before);
@@ -429,7 +431,7 @@ TEST(erratum9_clone_takes_ptid_in_edx_tls_in_esi)
 	static struct regs_seen s;
 
 	s = (struct regs_seen){ 0, 0, 0, 0 };
-	int ptid = -1, st = -1;
+	int ptid = UNSET, st = -1;
 	long tid = thr_clone(CLONE_VM | CLONE_SETTLS | CLONE_SETTID | SIGCHLD, TOP(0), &ptid, &d,
 			     regs9_fn, &s);
 
@@ -443,8 +445,8 @@ TEST(erratum9_clone_takes_ptid_in_edx_tls_in_esi)
 	EXPECT_EQ(s.gs_word, 0x5e770005);
 
 	/* The mail's order (tls third, ptid fourth) is not the ABI: the
-	 * kernel then reads a "user_desc" at &ptid, entry 0xffffffff. */
-	ptid = -1;
+	 * kernel then reads a "user_desc" at &ptid: entry UNSET. */
+	ptid = UNSET;
 	EXPECT_EQ(clone_must_fail(CLONE_VM | CLONE_SETTLS | CLONE_SETTID | SIGCHLD,
 				  (int *)&d, (struct user_desc *)&ptid), -EINVAL);
 	EXPECT_EQ(raw_wait4(-1, NULL, WNOHANG | __WALL, NULL), -ECHILD);

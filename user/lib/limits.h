@@ -1,0 +1,37 @@
+/* user/lib/limits.h - the sizes of the integer types (C11 5.2.4.2.1).
+ *
+ * gcc's own <limits.h> is only a front for the C library's (it ends in
+ * #include_next <limits.h>), so the libc brings its own, written in
+ * gcc's predefined macros: the same file gives i386's values to user
+ * programs and the host's to the unit tests. */
+#ifndef USER_LIMITS_H
+#define USER_LIMITS_H
+
+#define CHAR_BIT   __CHAR_BIT__
+#define SCHAR_MAX  __SCHAR_MAX__
+#define SCHAR_MIN  (-SCHAR_MAX - 1)
+#define UCHAR_MAX  (SCHAR_MAX * 2 + 1)
+#ifdef __CHAR_UNSIGNED__
+#define CHAR_MIN   0
+#define CHAR_MAX   UCHAR_MAX
+#else
+#define CHAR_MIN   SCHAR_MIN
+#define CHAR_MAX   SCHAR_MAX
+#endif
+#define SHRT_MAX   __SHRT_MAX__
+#define SHRT_MIN   (-SHRT_MAX - 1)
+#define USHRT_MAX  (SHRT_MAX * 2 + 1)
+#define INT_MAX    __INT_MAX__
+#define INT_MIN    (-INT_MAX - 1)
+#define UINT_MAX   (INT_MAX * 2U + 1U)
+#define LONG_MAX   __LONG_MAX__
+#define LONG_MIN   (-LONG_MAX - 1L)
+#define ULONG_MAX  (LONG_MAX * 2UL + 1UL)
+#define LLONG_MAX  __LONG_LONG_MAX__
+#define LLONG_MIN  (-LLONG_MAX - 1LL)
+#define ULLONG_MAX (LLONG_MAX * 2ULL + 1ULL)
+
+/* The longest path the kernel takes (an initrd path, with its NUL). */
+#define PATH_MAX   256
+
+#endif

@@ -1,0 +1,37 @@
+/* user/lib/stdio_impl.h - inside a stdio stream (stdio.c, printf.c).
+ *
+ * A stream reads or writes, never both (Spindle's files are read-only,
+ * the console's fds are one-way). Its buffer holds, when writing, the
+ * bytes not yet written: buf[0, wlen); when reading, the bytes not yet
+ * consumed: buf[rpos, rlen). */
+#ifndef USER_STDIO_IMPL_H
+#define USER_STDIO_IMPL_H
+
+#include "stdio.h"
+#include "lock.h"
+
+#define F_READ   0x01
+#define F_WRITE  0x02
+#define F_EOF    0x04       /* sticky end-of-file indicator (C11 7.21.7.1) */
+#define F_ERR    0x08       /* error indicator */
+#define F_ALLOC  0x10       /* the FILE and its buffer came from malloc */
+
+struct spindle_file {
+	int fd;
+	unsigned flags;
+	int mode;               /* _IOFBF, _IOLBF or _IONBF */
+	char *buf;
+	size_t size;
+	size_t wlen;
+	size_t rpos, rlen;
+	bool flush_due;         /* a '\n' went into a line-buffered stream */
+	libc_lock_t lock;
+	struct spindle_file *next;      /* every open stream, for fflush(NULL) */
+};
+
+/* The unlocked steps; the caller holds f->lock. */
+int __stdio_put(FILE *f, char c);               /* c, or EOF */
+int __stdio_end_write(FILE *f);                 /* 0, or EOF */
+int __stdio_flush(FILE *f);                     /* 0, or EOF */
+
+#endif
