@@ -138,7 +138,7 @@ APPEND ?=
 INIT ?=
 EXTRA ?=
 comma := ,
-RUN_MODULES = $(foreach p,$(INIT) $(EXTRA),$(comma)$(subst $(comma),$(comma)$(comma),$(p)) /bin/$(notdir $(p)))
+RUN_MODULES = $(foreach p,$(INIT) $(EXTRA),$(comma)$(subst $(comma),$(comma)$(comma),$(p) /bin/$(notdir $(p))))
 QEMU_COMMON = -m $(QEMU_MEM) -smp $(SMP) -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel $(KERNEL) -initrd "$(INITRD)$(RUN_MODULES)" \

@@ -24,7 +24,10 @@ static uint32_t output_flags;
 
 void console_init(void)
 {
-	uart_init();
+	int early = uart_init();
+
+	if (early >= 0)
+		rx.buf[rx.head++ % RXBUF_SIZE] = (char)early;
 	vga_init();
 }
 

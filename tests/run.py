@@ -11,6 +11,9 @@ Runs, in order, and prints one line per test, `PASS name` or
                with a symbolised backtrace that names the test.
   smpN/console.monitor_session
                the kernel monitor driven through the serial console
+  smpN/shell.session, smpN/shell.eof
+               /bin/sh (run by /bin/init) driven through the console: a
+               script of commands and their output; Ctrl-D ends it
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/bin/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`
@@ -301,6 +304,97 @@ def monitor_session(smp):
     return [(name, None, None)]
 
 
+# ---------------------------------------------------------------- the shell
+# A normal boot: /bin/init runs /bin/sh on the console. Each line is sent
+# once the shell's "$ " prompt has shown; the expectations (below) must
+# then appear in this order.
+SHELL_SCRIPT = [
+    ("$ ", "echo hello\n"),
+    ("$ ", "echo 'a  b' \"c$?d\" \\#x   # a comment\n"),
+    ("$ ", "\n"),
+    ("$ ", "   # only a comment\n"),
+    ("$ ", "ls\n"),
+    ("$ ", "cat /etc/motd\n"),
+    ("$ ", "ps\n"),
+    ("$ ", "nosuchprog\n"),
+    ("$ ", "echo missing=$?\n"),
+    ("$ ", "sh -c 'exit 5'\n"),
+    ("$ ", "echo child=$?\n"),
+    ("$ ", "sleep 3 &\n"),
+    ("$ ", "ps\n"),
+    ("$ ", "wait\n"),
+    ("$ ", "echo waited=$?\n"),
+    ("$ ", "exit 3\n"),
+]
+# (what, regex): searched one after the other, each after the previous
+# match. {sh} and {job} stand for the shell's and the background job's
+# pids, taken from the first ps and from the [PID] line.
+PS_ROW = r"^\s*{pid}\s+{tgid}\s+{ppid}\s+[RSD]\s+\d+\s+17\s+{comm}\s+0x[0-9a-f]{{8}}"
+SHELL_EXPECT = [
+    ("echo", r"^hello$"),
+    ("quoting, $? and comments", r"^a  b c0d #x$"),
+    ("ls lists /bin/sh", r"^\s*\d+ /bin/sh$"),
+    ("ls lists /etc/motd", r"^\s*\d+ /etc/motd$"),
+    ("cat /etc/motd", r"^Welcome to Spindle"),
+    ("ps header", r"^\s*TID\s+TGID\s+PPID\s+STATE\s+CPU\s+EXITSIG\s+COMM\s+TLS6\s+TLS7\s+TLS8$"),
+    ("ps shows init as pid 1", PS_ROW.format(pid=1, tgid=1, ppid=0, comm="init")),
+    ("ps shows sh, child of init", PS_ROW.format(pid=r"(?P<sh>\d+)", tgid=r"(?P=sh)",
+                                                 ppid=1, comm="sh")),
+    ("ps shows itself, child of sh", PS_ROW.format(pid=r"\d+", tgid=r"\d+", ppid="{sh}",
+                                                   comm="ps")),
+    ("a missing program", r"^sh: nosuchprog: not found$"),
+    ("$? of a missing program is 127", r"^missing=127$"),
+    ("$? of sh -c 'exit 5'", r"^child=5$"),
+    ("& prints [PID]", r"^\[(?P<job>\d+)\]$"),
+    ("ps shows the background job", PS_ROW.format(pid="{job}", tgid="{job}", ppid="{sh}",
+                                                  comm="sleep")),
+    ("wait reports the job", r"^\[{job}\] Done$"),
+    ("wait's status", r"^waited=0$"),
+    ("exit 3 ends init", r"^init exited with status 3$"),
+]
+
+
+def check_in_order(out, expect):
+    """None if every (what, regex) of expect matches out in order, else
+    the reason. {name} in a regex is a group (?P<name>...) matched by an
+    earlier one."""
+    pos, seen = 0, {}
+    for what, pat in expect:
+        pat = re.sub(r"\{(\w+)\}", lambda m: seen.get(m.group(1), m.group(0)), pat)
+        m = re.compile(pat, re.M).search(out, pos)
+        if not m:
+            return "%s: no line matching /%s/ after offset %d" % (what, pat, pos)
+        seen.update(m.groupdict())
+        pos = m.end()
+    return None
+
+
+def shell_session(smp):
+    name = "smp%d/shell.session" % smp
+    b = run_qemu(qemu_kernel_cmd(smp, ""), stdin_script=SHELL_SCRIPT)
+    bad = b.problem() or check_in_order(b.out, SHELL_EXPECT)
+    errors = re.findall(r"^sh: .*$", b.out, re.M)
+    if not bad and errors != ["sh: nosuchprog: not found"]:
+        bad = "unexpected shell errors: %s" % errors
+    if not bad and b.code != qemu_code(3):
+        bad = "QEMU exit %d, want %d (exit 3)" % (b.code, qemu_code(3))
+    return [(name, bad, b.tail(40) if bad else None)]
+
+
+def shell_eof(smp):
+    """Ctrl-D at the start of a line: end of input, the shell exits with
+    the last status (0: echo's), and so does init."""
+    name = "smp%d/shell.eof" % smp
+    b = run_qemu(qemu_kernel_cmd(smp, ""),
+                 stdin_script=[("$ ", "echo one\n"), ("$ ", "\x04")])
+    bad = b.problem() or check_in_order(b.out, [
+        ("echo", r"^one$"),
+        ("EOF ends the shell and init", r"^init exited with status 0$")])
+    if not bad and b.code != qemu_code(0):
+        bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
+    return [(name, bad, b.tail(20) if bad else None)]
+
+
 # ---------------------------------------------------------------- user tests
 def discover_user_tests():
     """The test programs: user/tests/t_NAME.c, less the helpers that other
@@ -483,6 +577,10 @@ def main():
                 jobs.append((guest_group, (smp, g)))
         if wanted("smp%d/console" % smp):
             jobs.append((monitor_session, (smp,)))
+        if wanted("smp%d/shell.session" % smp):
+            jobs.append((shell_session, (smp,)))
+        if wanted("smp%d/shell.eof" % smp):
+            jobs.append((shell_eof, (smp,)))
         for t in user_tests:
             # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
             name = "smp%d/%s" % (smp, t)

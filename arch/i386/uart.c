@@ -22,8 +22,12 @@
 #define LSR_THRE  0x20         /* transmit holding register empty */
 #define LSR_TEMT  0x40         /* transmitter completely empty */
 
-void uart_init(void)
+int uart_init(void)
 {
+	/* A byte may be waiting already (QEMU hands piped input to the UART
+	 * before we run), and turning the FIFOs on clears them: keep it. */
+	int early = (inb(UART_LSR) & LSR_DR) ? inb(UART_DATA) : -1;
+
 	outb(UART_IER, 0);
 	outb(UART_LCR, LCR_DLAB);
 	outb(UART_DATA, 1);           /* divisor 1: 115200 baud */
@@ -31,6 +35,7 @@ void uart_init(void)
 	outb(UART_LCR, LCR_8N1);
 	outb(UART_FCR, FCR_ENABLE_CLEAR);
 	outb(UART_MCR, MCR_DTR_RTS_OUT2);
+	return early;
 }
 
 void uart_putc(char c)

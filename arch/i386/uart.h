@@ -4,7 +4,9 @@
 
 #include "lib/types.h"
 
-void uart_init(void);               /* 115200 8N1, FIFOs on (abi.md section 1) */
+/* 115200 8N1, FIFOs on (abi.md section 1). Returns a byte that was
+ * waiting before (and would be lost to the FIFO reset), or -1. */
+int uart_init(void);
 void uart_putc(char c);             /* waits for the holding register */
 int uart_getc(void);                /* -1 if no byte is waiting */
 void uart_enable_rx_irq(void);

@@ -139,9 +139,15 @@ void *realloc(void *p, size_t n)
 	b = heap_block_of(p);
 	have = heap_usable(p);
 	if (b->magic == HEAP_MAPPED) {
-		/* Stay in the mapping while it fits and is not far too big. */
-		if (n <= have && n >= MALLOC_MMAP_THRESHOLD)
+		/* Shrinking and still large: stay, and give back the pages
+		 * at the end that are no longer needed. */
+		if (n <= have && n >= MALLOC_MMAP_THRESHOLD) {
+			size_t len = (n + HEAP_HDR + PAGE_SIZE - 1) & ~(size_t)(PAGE_SIZE - 1);
+
+			if (len < b->size && !RAW_IS_ERR(raw_munmap((char *)b + len, b->size - len)))
+				b->size = len;
 			return p;
+		}
 	} else if (b->magic == HEAP_USED) {
 		if (n < MALLOC_MMAP_THRESHOLD) {
 			bool done;

@@ -1,5 +1,5 @@
 /* user/lib/pthread_create.c - creating, ending, joining and detaching
- * threads, and recycling their stacks.
+ * threads.
  *
  * Every thread is one clone(2) with the flags of the seed patches:
  *
@@ -20,30 +20,18 @@
  *                        stack (it has yet to call exit), so its mapping is
  *                        reused or unmapped only after that zero.
  *
- * A finished thread's mapping (pthread_impl.h draws one) goes on the
- * "exited" queue - by itself if it was detached, by pthread_join or
- * pthread_detach otherwise - and reclaim() moves each one whose word is 0
- * into the cache (default-sized stacks, up to PTHREAD_STACK_CACHE) or
- * unmaps it. reclaim() runs at every create, join and detach. */
+ * The mappings, and when a finished thread's may be reused, are
+ * pthread_stack.c's. */
 #include "pthread_impl.h"
 #include "raw.h"
 #include "stdlib.h"
-#include "sys/mman.h"
 
-#define GUARD_SIZE PAGE_SIZE
 #define THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 		      CLONE_THREAD | CLONE_SETTLS | CLONE_SETTID | \
 		      CLONE_DETACHED | CLONE_RELEASE_VM)
 
 volatile int __pthread_nthreads = 1;            /* the main thread */
 void (*__pthread_run_destructors)(struct pthread *self);
-
-/* lists_lock (a futex lock) guards everything below it. */
-static volatile int lists_lock;
-static struct pthread *live_head, *live_tail;   /* created, not yet reclaimed */
-static struct pthread *exited;                  /* finished; kernel may not have let go */
-static struct pthread *cache;                   /* free mappings, default stack size */
-static int nexited, ncached;
 
 /* clone with the registers of abi.md section 4 (erratum 9: %ebx flags,
  * %ecx newsp, %edx ptid, %esi tls, %edi ctid - reserved, 0). The parent
@@ -92,136 +80,6 @@ void __pthread_start(void)
 	pthread_exit(self->start(self->arg));
 }
 
-/* ---- the lists (lists_lock held) ---- */
-
-static void live_add(struct pthread *pd)
-{
-	pd->next = NULL;
-	pd->prev = live_tail;
-	if (live_tail)
-		live_tail->next = pd;
-	else
-		live_head = pd;
-	live_tail = pd;
-}
-
-static void live_del(struct pthread *pd)
-{
-	if (pd->prev)
-		pd->prev->next = pd->next;
-	else
-		live_head = pd->next;
-	if (pd->next)
-		pd->next->prev = pd->prev;
-	else
-		live_tail = pd->prev;
-}
-
-/* Is pd a thread the library still knows? (A detached thread that has
- * been reclaimed is not: its memory may be gone.) */
-static bool is_live(struct pthread *pd)
-{
-	if (pd && pd == __pthread_main)
-		return true;
-	for (struct pthread *p = live_head; p; p = p->next)
-		if (p == pd)
-			return true;
-	return false;
-}
-
-static void queue_exited(struct pthread *pd)
-{
-	if (!pd->map)
-		return;                 /* the main thread: nothing to free */
-	pd->next_free = exited;
-	exited = pd;
-	nexited++;
-}
-
-/* Moves every exited thread whose RELEASE_VM word the kernel has zeroed
- * to the cache, or unmaps it. Returns how many it unmapped. */
-static int reclaim(void)
-{
-	struct pthread *pd, **pp, *unmap = NULL;
-	int n = 0;
-
-	futex_lock(&lists_lock);
-	for (pp = &exited; (pd = *pp) != NULL; ) {
-		if (atomic_load(pd->release_word) != 0) {
-			pp = &pd->next_free;    /* still on its way out */
-			continue;
-		}
-		*pp = pd->next_free;
-		nexited--;
-		live_del(pd);
-		if (pd->stack_size == PTHREAD_STACK_DEFAULT && ncached < PTHREAD_STACK_CACHE) {
-			pd->next_free = cache;
-			cache = pd;
-			ncached++;
-		} else {
-			pd->next_free = unmap;
-			unmap = pd;
-		}
-	}
-	futex_unlock(&lists_lock);
-	while ((pd = unmap) != NULL) {          /* nobody else can see these */
-		unmap = pd->next_free;
-		raw_munmap(pd->map, pd->map_size);
-		n++;
-	}
-	return n;
-}
-
-/* ---- a new thread's memory ---- */
-
-static size_t page_up(size_t x)
-{
-	return (x + PAGE_SIZE - 1) & ~(size_t)(PAGE_SIZE - 1);
-}
-
-/* A mapping with a guard page, a stack of stack_size bytes and a fresh
- * TLS block and TCB on top; returns the TCB, or NULL. */
-static struct pthread *thread_alloc(size_t stack_size)
-{
-	size_t size = GUARD_SIZE + page_up(stack_size) + page_up(__pthread_tls_area_size());
-	struct pthread *pd = NULL;
-	char *map;
-	long r;
-
-	reclaim();
-	if (stack_size == PTHREAD_STACK_DEFAULT) {
-		futex_lock(&lists_lock);
-		if ((pd = cache) != NULL) {
-			cache = pd->next_free;
-			ncached--;
-		}
-		futex_unlock(&lists_lock);
-	}
-	if (pd) {
-		map = pd->map;          /* the guard page is still PROT_NONE */
-	} else {
-		r = raw_mmap2(NULL, size, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (RAW_IS_ERR(r))
-			return NULL;
-		map = (char *)r;
-		if (raw_mprotect(map, GUARD_SIZE, PROT_NONE) < 0) {
-			raw_munmap(map, size);
-			return NULL;
-		}
-	}
-	pd = __pthread_tls_setup(map + size);
-	pd->map = map;
-	pd->map_size = size;
-	pd->stack_size = stack_size;
-	/* newsp: 16-aligned, below the TLS block. The word under it is armed
-	 * (non-zero) until the kernel zeroes it. */
-	uintptr_t newsp = ((uintptr_t)pd - __pthread_tls.offset) & ~(uintptr_t)15;
-	pd->release_word = (volatile int *)(newsp - 4);
-	*pd->release_word = 1;
-	return pd;
-}
-
 /* ---- the calls ---- */
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
@@ -234,7 +92,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 
 	if (!__pthread_main)
 		return EAGAIN;          /* no TLS (cannot happen: see pthread_tls.c) */
-	if (!(pd = thread_alloc(stack_size)))
+	if (!(pd = __pthread_alloc(stack_size)))
 		return EAGAIN;
 	pd->start = start;
 	pd->arg = arg;
@@ -242,9 +100,9 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		PT_DETACHED : PT_JOINABLE;
 	__pthread_tls_desc(&tls, pd);
 
-	futex_lock(&lists_lock);
-	live_add(pd);
-	futex_unlock(&lists_lock);
+	futex_lock(&__pthread_lists_lock);
+	__pthread_live_add(pd);
+	futex_unlock(&__pthread_lists_lock);
 	atomic_add(&__pthread_nthreads, 1);
 	*thread = pd;           /* before it runs: it may look itself up */
 
@@ -252,10 +110,10 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	if (tid < 0) {
 		atomic_add(&__pthread_nthreads, -1);
 		*pd->release_word = 0;          /* no thread ever ran on it */
-		futex_lock(&lists_lock);
-		queue_exited(pd);
-		futex_unlock(&lists_lock);
-		reclaim();
+		futex_lock(&__pthread_lists_lock);
+		__pthread_queue_exited(pd);
+		futex_unlock(&__pthread_lists_lock);
+		__pthread_reclaim();
 		return EAGAIN;
 	}
 	return 0;
@@ -277,9 +135,9 @@ void pthread_exit(void *result)
 	} else {
 		/* Detached: nobody will join; queue the mapping ourselves. It
 		 * is not touched until the kernel zeroes our word at exit. */
-		futex_lock(&lists_lock);
-		queue_exited(self);
-		futex_unlock(&lists_lock);
+		futex_lock(&__pthread_lists_lock);
+		__pthread_queue_exited(self);
+		futex_unlock(&__pthread_lists_lock);
 	}
 	/* The last thread out ends the process, as on Linux. */
 	if (atomic_add(&__pthread_nthreads, -1) == 0)
@@ -295,8 +153,8 @@ int pthread_join(pthread_t pd, void **result)
 
 	if (pd == self)
 		return EDEADLK;
-	futex_lock(&lists_lock);
-	if (!is_live(pd))
+	futex_lock(&__pthread_lists_lock);
+	if (!__pthread_is_live(pd))
 		err = ESRCH;
 	else if (pd->detach_state == PT_DETACHED)
 		err = EINVAL;
@@ -305,7 +163,7 @@ int pthread_join(pthread_t pd, void **result)
 	else if (!__atomic_compare_exchange_n(&pd->joiner, &(struct pthread *){ NULL }, self,
 					      false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		err = EINVAL;           /* someone else joins it */
-	futex_unlock(&lists_lock);
+	futex_unlock(&__pthread_lists_lock);
 	if (err)
 		return err;
 
@@ -316,10 +174,10 @@ int pthread_join(pthread_t pd, void **result)
 	}
 	if (result)
 		*result = pd->result;
-	futex_lock(&lists_lock);
-	queue_exited(pd);
-	futex_unlock(&lists_lock);
-	reclaim();
+	futex_lock(&__pthread_lists_lock);
+	__pthread_queue_exited(pd);
+	futex_unlock(&__pthread_lists_lock);
+	__pthread_reclaim();
 	return 0;
 }
 
@@ -327,8 +185,8 @@ int pthread_detach(pthread_t pd)
 {
 	int err = 0;
 
-	futex_lock(&lists_lock);
-	if (!is_live(pd)) {
+	futex_lock(&__pthread_lists_lock);
+	if (!__pthread_is_live(pd)) {
 		err = ESRCH;
 	} else {
 		switch (atomic_cmpxchg(&pd->detach_state, PT_JOINABLE, PT_DETACHED)) {
@@ -342,78 +200,12 @@ int pthread_detach(pthread_t pd)
 				err = EINVAL;
 			} else {
 				pd->detach_state = PT_DETACHED;
-				queue_exited(pd);
+				__pthread_queue_exited(pd);
 			}
 			break;
 		}
 	}
-	futex_unlock(&lists_lock);
-	reclaim();
+	futex_unlock(&__pthread_lists_lock);
+	__pthread_reclaim();
 	return err;
-}
-
-/* ---- Spindle's own ---- */
-
-void pthread_stats_np(struct pthread_stats_np *s)
-{
-	futex_lock(&lists_lock);
-	s->running = atomic_load(&__pthread_nthreads);
-	s->exited = nexited;
-	s->cached = ncached;
-	s->cached_bytes = 0;
-	for (struct pthread *pd = cache; pd; pd = pd->next_free)
-		s->cached_bytes += pd->map_size;
-	futex_unlock(&lists_lock);
-}
-
-int pthread_reclaim_np(void)
-{
-	struct pthread *pd, *all;
-	int n = 0, left;
-
-	for (;;) {
-		n += reclaim();
-		futex_lock(&lists_lock);
-		left = nexited;
-		futex_unlock(&lists_lock);
-		if (!left)
-			break;
-		raw_sched_yield();      /* they are between done and exit */
-	}
-	futex_lock(&lists_lock);
-	all = cache;
-	cache = NULL;
-	ncached = 0;
-	futex_unlock(&lists_lock);
-	while ((pd = all) != NULL) {
-		all = pd->next_free;
-		raw_munmap(pd->map, pd->map_size);
-		n++;
-	}
-	return n;
-}
-
-/* fork() in a program with threads (syscalls.c calls this in the child):
- * only the forking thread exists in the child. Its TID is new; the other
- * threads' mappings were copied, but nobody runs on them and the kernel
- * will never zero their RELEASE_VM words here, so, as glibc does, they
- * are dropped from the books and stay mapped (a leak, as on Linux).
- * Cached mappings stay usable. A lock another thread held at the fork
- * stays held in the child except lists_lock, reset here; POSIX allows
- * only async-signal-safe calls in such a child anyway. */
-void __pthread_fork_child(void)
-{
-	struct pthread *self;
-
-	if (!__pthread_main)
-		return;
-	self = __pthread_self();
-	self->tid = (pid_t)raw_gettid();
-	lists_lock = 0;
-	__pthread_nthreads = 1;
-	live_head = live_tail = NULL;
-	exited = NULL;
-	nexited = 0;
-	if (self != __pthread_main)
-		live_add(self);
 }

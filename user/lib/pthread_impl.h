@@ -138,6 +138,25 @@ void __pthread_tls_desc(struct user_desc *d, struct pthread *tp);
 int __pthread_mutex_release(pthread_mutex_t *m, unsigned *count);
 void __pthread_mutex_reacquire(pthread_mutex_t *m, unsigned count);
 
+/* ---- pthread_stack.c ---- */
+
+/* A futex lock over the library's lists of threads and mappings. */
+extern volatile int __pthread_lists_lock;
+
+/* A mapping for a new thread: guard page, stack_size bytes of stack, a
+ * fresh TLS block and TCB, the RELEASE_VM word armed (non-zero). Reuses
+ * a cached mapping if it can. Returns the TCB, or NULL. */
+struct pthread *__pthread_alloc(size_t stack_size);
+
+/* With __pthread_lists_lock held: */
+void __pthread_live_add(struct pthread *pd);    /* a thread being created */
+bool __pthread_is_live(struct pthread *pd);     /* known, not yet reclaimed? */
+void __pthread_queue_exited(struct pthread *pd); /* nobody will use pd again */
+
+/* Caches or unmaps every exited thread's mapping that the kernel has
+ * released (RELEASE_VM word 0); takes the lock. How many it unmapped. */
+int __pthread_reclaim(void);
+
 /* ---- pthread_create.c, pthread_key.c ---- */
 
 /* Set by pthread_key_create: runs the calling thread's destructors. A

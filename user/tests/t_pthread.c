@@ -25,7 +25,20 @@ static long fork_status(int (*fn)(long), long arg)
 		_exit(fn(arg));
 	if (pid < 0)
 		return -errno;
-	return raw_wait4(pid, &st, 0, NULL) == pid ? st : -ECHILD;
+	/* Polled with a deadline: a lost wake-up in wait4 fails the case
+	 * instead of hanging the run. */
+	long long end = thr_now_ns() + 20000000000ll;
+	long r;
+	while ((r = raw_wait4(pid, &st, WNOHANG, NULL)) == 0 && thr_now_ns() < end)
+		thr_sleep_ms(5);
+	if (r == 0) {
+		printf("fork_status: child %d not reaped after 20 s (state %c)\n", pid,
+		       thr_task_state(pid));
+		raw_kill(pid, SIGKILL);
+		raw_wait4(pid, &st, 0, NULL);
+		return -ETIMEDOUT;
+	}
+	return r == pid ? st : r;
 }
 
 /* Yields until only the main thread is running (the others have at
@@ -342,12 +355,15 @@ TEST(join_and_detach_errors)
 
 #define DETACHED 200
 static volatile int det_done;
+static uintptr_t det_tcb[DETACHED];     /* each thread's TCB: in its mapping */
 
 static void *det_worker(void *arg)
 {
 	volatile char buf[2048];                /* a little stack */
+	int i = (int)(uintptr_t)arg;
 
-	memset((void *)buf, (int)(uintptr_t)arg, sizeof(buf));
+	memset((void *)buf, i, sizeof(buf));
+	det_tcb[i] = (uintptr_t)pthread_self();
 	__atomic_add_fetch(&det_done, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
@@ -372,6 +388,22 @@ static long detached_batch(int n)
 	return wait_only_main() ? 0 : -EBUSY;
 }
 
+/* How many distinct mappings the batch's TCBs name are still mapped:
+ * FUTEX_WAKE on an unmapped word is -EFAULT (abi.md section 6). */
+static int mapped_tcbs(int n)
+{
+	int mapped = 0;
+
+	for (int i = 0; i < n; i++) {
+		bool dup = false;
+		for (int j = 0; j < i && !dup; j++)
+			dup = det_tcb[j] == det_tcb[i];
+		if (!dup && raw_futex((int *)det_tcb[i], FUTEX_WAKE, 1, NULL) != -EFAULT)
+			mapped++;
+	}
+	return mapped;
+}
+
 /* An ordinary thread takes the kernel's parked task (per-CPU task cache,
  * clone-detached-A1) and wait4 frees it: as t_storm, so that the
  * kernel's books are comparable. */
@@ -383,27 +415,40 @@ static int drain_fn(void *arg, const struct thr_regs *r)
 	return 0;
 }
 
-static void drain(void)
+/* Drains this CPU's parked task, then waits (up to 5 s) until init's
+ * main thread is the only task left. */
+static long settle(struct thr_kstat *k)
 {
 	int st;
 	long tid = thr_clone(CLONE_VM | SIGCHLD, drain_stack + sizeof(drain_stack), NULL, NULL,
 			     drain_fn, NULL);
+	long long end = thr_now_ns() + 5000000000ll;
+	long r;
 
 	if (tid > 0)
 		raw_wait4((int)tid, &st, 0, NULL);
+	while ((r = thr_kstat(k)) == 0 && k->tasks != 1 && thr_now_ns() < end)
+		sched_yield();
+	return r ? r : k->tasks == 1 ? 0 : -EBUSY;
 }
 
-static unsigned long cache_inuse(const struct thr_kstat *k, const char *name)
+/* The kernel's own caches: tasks parked per CPU and slabs of every
+ * object cache. Frames they hold differ between two snapshots when an
+ * exiting thread parked its task on another CPU (real SMP); 8 frames a
+ * slab at most (kernel/mm/kmem.c: order <= 3). */
+static unsigned long kernel_slack(const struct thr_kstat *a, const struct thr_kstat *b)
 {
-	for (int i = 0; i < k->ncaches; i++)
-		if (strcmp(k->cache[i].name, name) == 0)
-			return k->cache[i].inuse;
-	return 0;
+	unsigned long slabs = 0;
+
+	for (int i = 0; i < a->ncaches && i < b->ncaches; i++)
+		slabs += a->cache[i].slabs > b->cache[i].slabs ?
+			a->cache[i].slabs - b->cache[i].slabs : b->cache[i].slabs - a->cache[i].slabs;
+	return slabs * 8;
 }
 
 TEST(detached_threads_stacks_are_reclaimed)
 {
-	struct thr_kstat k0, k1, k2;
+	struct thr_kstat k0, k2;
 	struct pthread_stats_np s;
 	long r;
 
@@ -411,36 +456,34 @@ TEST(detached_threads_stacks_are_reclaimed)
 	 * mapping slot the measured batch needs exists already. */
 	EXPECT_EQ(detached_batch(DETACHED), 0);
 	pthread_reclaim_np();
-	drain();
-	EXPECT_EQ(thr_kstat(&k0), 0);
+	EXPECT_EQ(settle(&k0), 0);
 
 	EXPECT((r = detached_batch(DETACHED)) == 0, "detached batch: %ld", r);
 	EXPECT_EQ(det_done, DETACHED);
-	/* Without a reclaim, at most PTHREAD_STACK_CACHE stacks are kept. */
+	/* Without a reclaim, at most PTHREAD_STACK_CACHE stacks are kept
+	 * (a few more may still wait for the kernel's zero). */
 	pthread_stats_np(&s);
 	EXPECT(s.cached <= PTHREAD_STACK_CACHE, "%d cached", s.cached);
-	EXPECT_EQ(thr_kstat(&k1), 0);
-	EXPECT(k1.frames_free + 64 < k0.frames_free || s.cached + s.exited > 0,
-	       "the batch held no memory at all? %lu -> %lu", k0.frames_free, k1.frames_free);
+	EXPECT(mapped_tcbs(DETACHED) <= s.cached + s.exited, "%d mappings, %d cached, %d exited",
+	       mapped_tcbs(DETACHED), s.cached, s.exited);
 
-	/* After a reclaim the library holds nothing: exact. */
+	/* After a reclaim the library holds nothing. */
 	r = pthread_reclaim_np();
 	EXPECT(r > 0, "pthread_reclaim_np unmapped %ld", r);
 	pthread_stats_np(&s);
 	EXPECT(s.exited == 0 && s.cached == 0 && s.cached_bytes == 0,
 	       "after reclaim: exited %d cached %d", s.exited, s.cached);
-	drain();
-	long long end = thr_now_ns() + 5000000000ll;
-	while (thr_kstat(&k2) == 0 && k2.tasks != k0.tasks && thr_now_ns() < end)
-		sched_yield();
-	EXPECT_EQ(k2.tasks, k0.tasks);
-	if (cache_inuse(&k2, "task") == cache_inuse(&k0, "task"))
-		EXPECT_EQ(k2.frames_free, k0.frames_free);
-	else    /* a task parked on another CPU: its kernel stack (8 KiB) differs */
-		EXPECT(k2.frames_free + 2 * 8 >= k0.frames_free && k2.frames_free <= k0.frames_free + 2 * 8,
-		       "frames_free %lu, before %lu (tasks in use %lu, before %lu)",
-		       k2.frames_free, k0.frames_free, cache_inuse(&k2, "task"),
-		       cache_inuse(&k0, "task"));
+	EXPECT_EQ(mapped_tcbs(DETACHED), 0);
+	/* And the free frames are back: exactly, unless the kernel's own
+	 * caches moved (then by no more than they did). */
+	EXPECT_EQ(settle(&k2), 0);
+	unsigned long slack = kernel_slack(&k0, &k2);
+	long diff = (long)k2.frames_free - (long)k0.frames_free;
+	printf("t_pthread: frames_free %lu before, %lu after (kernel slab slack %lu)\n",
+	       k0.frames_free, k2.frames_free, slack);
+	EXPECT(diff >= -(long)slack && diff <= (long)slack,
+	       "frames_free %lu, before the batch %lu (kernel slab slack %lu)",
+	       k2.frames_free, k0.frames_free, slack);
 }
 
 /* ---- stacks ---- */
@@ -536,6 +579,20 @@ static int fork_child(long arg)
 	return r == (void *)9 ? 0 : 7;
 }
 
+/* The thread that is running while main forks polls instead of sleeping
+ * in FUTEX_WAIT: the kernel keys futexes by physical frame, and when the
+ * parent writes a page it still shares copy-on-write with the child, the
+ * parent's mapping moves to a copy while a sleeper stays queued on the
+ * old frame - its wake-up would be lost (reported; Linux keys private
+ * futexes by address space and address). */
+static void *poll_hold(void *arg)
+{
+	(void)arg;
+	while (atomic_load(&hold))
+		thr_sleep_ms(1);
+	return NULL;
+}
+
 TEST(pthread_exit_in_main_and_fork)
 {
 	pthread_t t;
@@ -543,7 +600,7 @@ TEST(pthread_exit_in_main_and_fork)
 
 	EXPECT_STATUS(fork_status(main_exit_child, 0), EXITED(0));
 	hold = 1;
-	EXPECT_EQ(pthread_create(&t, NULL, wait_hold, NULL), 0);       /* a thread at fork */
+	EXPECT_EQ(pthread_create(&t, NULL, poll_hold, NULL), 0);       /* a thread at fork */
 	st = (int)fork_status(fork_child, 0);
 	let_go();
 	EXPECT_EQ(pthread_join(t, NULL), 0);
