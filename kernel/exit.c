@@ -117,6 +117,10 @@ static void reparent_children(struct task *t)
 
 	if (reaper)
 		reaper = reaper->group_leader;
+	/* pid 1's own leader is exiting: nobody is left to adopt (and its
+	 * children must not be moved onto the list being walked). */
+	if (reaper == t)
+		reaper = NULL;
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 		list_del(&c->sibling);
@@ -179,9 +183,16 @@ void do_exit(int status)
 	 * always look like the last one. */
 	last_of_init = t->tgid == 1 && group_dead(t);
 	if (self_reap) {
+		struct task *leader = t->group_leader;
 		list_del(&t->sibling);
 		list_del(&t->thread_group);
 		task_unhash_locked(t);
+		/* The last thread of a group whose leader is a zombie already:
+		 * the leader can be reaped now (wait.c delays it until then),
+		 * so wake its parent's wait4. */
+		if (leader != t && leader->state == TASK_ZOMBIE && leader->parent &&
+		    group_dead(leader))
+			wake_up(&leader->parent->group_leader->wait_chldexit);
 	} else if (t->parent) {
 		/* clone-detached-A1: a detached task never gets here. */
 		notify_parent_locked(t);

@@ -329,7 +329,7 @@ SHELL_SCRIPT = [
 # (what, regex): searched one after the other, each after the previous
 # match. {sh} and {job} stand for the shell's and the background job's
 # pids, taken from the first ps and from the [PID] line.
-PS_ROW = r"^\s*{pid}\s+{tgid}\s+{ppid}\s+[RSD]\s+\d+\s+17\s+{comm}\s+0x[0-9a-f]{{8}}"
+PS_ROW = r"^\s*{pid}\s+{tgid}\s+{ppid}\s+[RSDZ]\s+\d+\s+17\s+{comm}\s+0x[0-9a-f]{{8}}"
 SHELL_EXPECT = [
     ("echo", r"^hello$"),
     ("quoting, $? and comments", r"^a  b c0d #x$"),

@@ -64,8 +64,11 @@ static void ldt_reload(struct mm *mm, uint32_t unused1, uint32_t unused2)
 /* fork: the child's address space gets a copy of the parent's LDT. */
 int ldt_dup(struct mm *child, struct mm *parent)
 {
-	uint32_t flags = spin_lock_irqsave(&parent->lock);
 	int err = 0;
+
+	/* Plain spin_lock, as every user of mm->lock: with interrupts off we
+	 * could not answer a TLB shootdown from the CPU holding it. */
+	spin_lock(&parent->lock);
 
 	/* Under the parent's lock: a CLONE_VM sibling's modify_ldt may be
 	 * replacing the table (ldt_grow) right now. */
@@ -78,7 +81,7 @@ int ldt_dup(struct mm *child, struct mm *parent)
 			err = -ENOMEM;
 		}
 	}
-	spin_unlock_irqrestore(&parent->lock, flags);
+	spin_unlock(&parent->lock);
 	return err;
 }
 
@@ -123,13 +126,17 @@ static long write_ldt(struct mm *mm, uint32_t ptr, uint32_t bytecount, bool oldm
 	if (oldmode)
 		d.b &= ~DESC_B_AVL;         /* old mode has no "useable" bit */
 
-	flags = spin_lock_irqsave(&mm->lock);
+	spin_lock(&mm->lock);           /* interrupts on: see ldt_dup */
 	err = ldt_grow(mm, info.entry_number, &old);
 	if (!err) {
+		flags = read_eflags();
+		cli();                  /* this CPU's GDT entry and LDTR together */
 		mm->ldt[info.entry_number] = d;
 		ldt_load(mm, this_cpu());
+		if (flags & EFLAGS_IF)
+			sti();
 	}
-	spin_unlock_irqrestore(&mm->lock, flags);
+	spin_unlock(&mm->lock);
 	/* Every CPU running this address space reloads the LDT (its base,
 	 * limit and the changed entry), and only then is the old table free. */
 	if (!err)

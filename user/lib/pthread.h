@@ -2,8 +2,8 @@
  *
  * "The other half of all this work is a new pthreads library that
  * actually uses all of these new features" (LWN, 2002-08-14, the seed
- * article). This is that half, in miniature (docs/threads.md, "The
- * thread library"):
+ * article). This is that half, in miniature (pthread_impl.h draws the
+ * memory and TLS layout):
  *
  *   pthread_create    one clone(2) with CLONE_SETTLS (the new thread's
  *                     TLS descriptor), CLONE_SETTID (its TID, written

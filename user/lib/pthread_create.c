@@ -188,6 +188,8 @@ int pthread_detach(pthread_t pd)
 	futex_lock(&__pthread_lists_lock);
 	if (!__pthread_is_live(pd)) {
 		err = ESRCH;
+	} else if (pd->joiner) {
+		err = EINVAL;           /* being joined: the joiner frees it */
 	} else {
 		switch (atomic_cmpxchg(&pd->detach_state, PT_JOINABLE, PT_DETACHED)) {
 		case PT_JOINABLE:
@@ -196,12 +198,8 @@ int pthread_detach(pthread_t pd)
 			err = EINVAL;
 			break;
 		case PT_EXITED:         /* finished, never joined: ours to free */
-			if (pd->joiner) {
-				err = EINVAL;
-			} else {
-				pd->detach_state = PT_DETACHED;
-				__pthread_queue_exited(pd);
-			}
+			pd->detach_state = PT_DETACHED;
+			__pthread_queue_exited(pd);
 			break;
 		}
 	}

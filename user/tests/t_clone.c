@@ -378,7 +378,7 @@ TEST(nptl_flags_together)
 			     CLONE_RELEASE_VM | SIGCHLD, TOP(2), &ptid, &d, nptl_fn, &x);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(ptid, tid);
-	EXPECT(thr_wait_word(word, 0, 5000), "RELEASE_VM word still %#x", *word);
+	EXPECT(thr_wait_word(word, 0, 20000), "RELEASE_VM word still %#x", *word);
 	EXPECT_EQ(x.ptid_seen, tid);
 	EXPECT_EQ(x.tid, tid);
 	EXPECT_EQ(x.pid, raw_getpid());

@@ -47,7 +47,7 @@ TEST(exit_signal_sigusr1_runs_parents_handler)
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), tid);
 	EXPECT_STATUS(st, EXITED(0));
-	thr_wait_word(&usr1_hits, 1, 1000);
+	thr_wait_word(&usr1_hits, 1, 10000);
 	EXPECT_EQ(usr1_hits, 1);
 	EXPECT_EQ(thr_signal(SIGUSR1, SIG_DFL), 0);
 }
@@ -61,7 +61,7 @@ TEST(exit_signal_sigchld_runs_parents_handler)
 	long tid = thr_clone(CLONE_VM | SIGCHLD, STACK_TOP, NULL, NULL, quick_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);
-	thr_wait_word(&chld_hits, 1, 1000);
+	thr_wait_word(&chld_hits, 1, 10000);
 	EXPECT_EQ(chld_hits, 1);
 	EXPECT_EQ(thr_signal(SIGCHLD, SIG_DFL), 0);
 }

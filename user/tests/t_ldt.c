@@ -269,7 +269,7 @@ TEST(entry_cleared_under_another_thread_reads_back_0)
 	EXPECT_EQ(ldt_write(DATA32(11, &va)), 0);
 	long tid = thr_clone(THR_THREAD_FLAGS, stk + STACK, NULL, NULL, holder_fn, &h);
 	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT(thr_wait_word(&h.loaded, 1, 2000), "the thread did not start");
+	EXPECT(thr_wait_word(&h.loaded, 1, 20000), "the thread did not start");
 	EXPECT_EQ(ldt_write(EMPTY(11)), 0);
 	h.cleared = 1;
 	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), tid);

@@ -22,7 +22,7 @@ static char stk[2][STACK] __attribute__((aligned(16)));
 
 #define UNSET 0x5a5a5a5a        /* *ptid before clone: no TID looks like it */
 
-static char dbuf[2][80];
+static char dbuf[2][112];
 
 static const char *dstr(const struct user_desc *d, int i)
 {
@@ -66,28 +66,6 @@ static unsigned bits_word(const struct user_desc *d)
 	return ((const unsigned *)d)[3];
 }
 
-/* LAR and LSL: what the CPU itself sees in the GDT for a selector. ZF
- * says whether the descriptor is valid and visible at CPL 3. */
-static bool lar(unsigned sel, unsigned *ar)
-{
-	unsigned char ok;
-	unsigned v = 0;
-
-	__asm__ volatile("larl %2, %0\n\tsetz %1" : "+r"(v), "=q"(ok) : "r"(sel) : "cc");
-	*ar = v;
-	return ok;
-}
-
-static bool lsl(unsigned sel, unsigned *limit)
-{
-	unsigned char ok;
-	unsigned v = 0;
-
-	__asm__ volatile("lsll %2, %0\n\tsetz %1" : "+r"(v), "=q"(ok) : "r"(sel) : "cc");
-	*limit = v;
-	return ok;
-}
-
 static void clear_tls(void)
 {
 	for (unsigned e = 6; e <= 8; e++) {
@@ -116,9 +94,9 @@ TEST(erratum3_fresh_process_tls_slots_empty)
 	/* The CPU agrees: 6..8 and the reserved 9..11 are unusable; the
 	 * user code and data entries 4 and 5 are intact. */
 	for (unsigned e = 6; e <= 11; e++)
-		EXPECT(!lar(e * 8 + 3, &ar), "GDT entry %u is valid (lar %#x)", e, ar);
-	EXPECT(lar(0x23, &ar) && (ar & 0x00f0fe00) == 0x00c0fa00, "lar 0x23: %#x", ar);
-	EXPECT(lar(0x2b, &ar) && (ar & 0x00f0fe00) == 0x00c0f200, "lar 0x2b: %#x", ar);
+		EXPECT(!thr_lar(e * 8 + 3, &ar), "GDT entry %u is valid (lar %#x)", e, ar);
+	EXPECT(thr_lar(0x23, &ar) && (ar & 0x00f0fe00) == 0x00c0fa00, "lar 0x23: %#x", ar);
+	EXPECT(thr_lar(0x2b, &ar) && (ar & 0x00f0fe00) == 0x00c0f200, "lar 0x2b: %#x", ar);
 
 	/* And a process exec'd by one whose slots and %gs were in use. */
 	int st = -1;
@@ -160,9 +138,9 @@ TEST(erratum2_seg_32bit_and_limit_in_pages_independent)
 			EXPECT_EQ(raw_set_thread_area(&d), 0);
 			EXPECT_DESC(get_tls(7), d);
 			/* The live descriptor: D/B (22) set, G (23) = lip, AVL (20). */
-			EXPECT(lar(0x3b, &ar), "lar 0x3b: descriptor not valid");
+			EXPECT(thr_lar(0x3b, &ar), "lar 0x3b: descriptor not valid");
 			EXPECT_EQ(ar & 0x00f0fe00, (lip << 23) | (1u << 22) | (useable << 20) | 0xf200);
-			EXPECT(lsl(0x3b, &lim), "lsl 0x3b: descriptor not valid");
+			EXPECT(thr_lsl(0x3b, &lim), "lsl 0x3b: descriptor not valid");
 			EXPECT_EQ(lim, lip ? 0xffffff : 0xfff);
 		}
 	}

@@ -42,13 +42,13 @@ static long ntasks(void)
 	return r < 0 ? r : (long)k.tasks;
 }
 
-/* Waits (up to 5 s) until /proc/kstat counts n tasks again: a self-reaping
+/* Waits (up to 20 s) until /proc/kstat counts n tasks again: a self-reaping
  * task is unhashed late in its exit. Returns the last count seen. */
 static long settle_tasks(long n)
 {
 	long t = ntasks();
 
-	for (long long end = thr_now_ns() + 5000000000ll; t != n && thr_now_ns() < end; t = ntasks())
+	for (long long end = thr_now_ns() + 20000000000ll; t != n && thr_now_ns() < end; t = ntasks())
 		raw_sched_yield();
 	return t;
 }
@@ -75,7 +75,7 @@ TEST(detached_sends_no_exit_signal)
 		long tid = thr_clone(CLONE_VM | CLONE_DETACHED | CLONE_RELEASE_VM | sigs[i], TOP(0),
 				     NULL, NULL, quick_fn, NULL);
 		EXPECT(tid > 1, "clone returned %ld", tid);
-		EXPECT(thr_wait_word(word, 0, 5000), "RELEASE_VM word still %#x", *word);
+		EXPECT(thr_wait_word(word, 0, 20000), "RELEASE_VM word still %#x", *word);
 		EXPECT_EQ(settle_tasks(base), base);    /* gone: no zombie */
 	}
 	/* A detached process (no CLONE_VM) too. */
@@ -93,7 +93,7 @@ TEST(detached_sends_no_exit_signal)
 	thr_signal(SIGCHLD, SIG_DFL);
 }
 
-struct sleeper { volatile int started, done; long main_tid; };
+struct sleeper { volatile int started, done; long main_tid, ms; };
 
 /* Sleeps, then pokes the main thread with SIGUSR2: if a wait4 were (wrongly)
  * blocked for a detached child, it ends with -EINTR instead of hanging. */
@@ -103,7 +103,7 @@ static int sleeper_fn(void *arg, const struct thr_regs *r)
 
 	(void)r;
 	s->started = 1;
-	thr_sleep_ms(1000);
+	thr_sleep_ms(s->ms);
 	s->done = 1;
 	raw_tgkill((int)raw_getpid(), (int)s->main_tid, SIGUSR2);
 	return 0;
@@ -113,7 +113,7 @@ TEST(detached_wait4_echild_at_once_alive_or_gone)
 {
 	static struct sleeper s;
 
-	s = (struct sleeper){ 0, 0, raw_gettid() };
+	s = (struct sleeper){ 0, 0, raw_gettid(), 3000 };
 	volatile int *word = (volatile int *)((char *)TOP(1) - 4);
 	long base = ntasks();
 	int st;
@@ -124,7 +124,7 @@ TEST(detached_wait4_echild_at_once_alive_or_gone)
 	long tid = thr_clone(THR_THREAD_FLAGS | CLONE_DETACHED | CLONE_RELEASE_VM | SIGCHLD,
 			     TOP(1), NULL, NULL, sleeper_fn, &s);
 	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT(thr_wait_word(&s.started, 1, 2000), "the detached thread did not start");
+	EXPECT(thr_wait_word(&s.started, 1, 20000), "the detached thread did not start");
 
 	/* Alive, asleep in nanosleep. */
 	long long t0 = thr_now_ns();
@@ -136,7 +136,7 @@ TEST(detached_wait4_echild_at_once_alive_or_gone)
 	EXPECT(s.done == 0, "wait4 returned only after the thread woke up (%lld ms)", ms);
 
 	/* Gone. */
-	EXPECT(thr_wait_word(word, 0, 5000), "RELEASE_VM word still %#x", *word);
+	EXPECT(thr_wait_word(word, 0, 20000), "RELEASE_VM word still %#x", *word);
 	EXPECT_EQ(settle_tasks(base), base);
 	EXPECT_EQ(raw_wait4(-1, &st, 0, NULL), -ECHILD);
 	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), -ECHILD);
@@ -144,6 +144,7 @@ TEST(detached_wait4_echild_at_once_alive_or_gone)
 	/* Next to an ordinary child, wait4 returns that one. */
 	*word = MAGIC;
 	s.started = s.done = 0;
+	s.ms = 100;
 	tid = thr_clone(THR_THREAD_FLAGS | CLONE_DETACHED | CLONE_RELEASE_VM, TOP(1), NULL, NULL,
 			sleeper_fn, &s);
 	EXPECT(tid > 1, "clone returned %ld", tid);
@@ -153,7 +154,7 @@ TEST(detached_wait4_echild_at_once_alive_or_gone)
 	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), pid);
 	EXPECT_STATUS(st, EXITED(3));
 	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), -ECHILD);
-	EXPECT(thr_wait_word(word, 0, 5000), "RELEASE_VM word still %#x", *word);
+	EXPECT(thr_wait_word(word, 0, 20000), "RELEASE_VM word still %#x", *word);
 	EXPECT_EQ(settle_tasks(base), base);
 	thr_sleep_ms(20);                       /* its SIGUSR2 (the handler stays) */
 }
@@ -180,7 +181,7 @@ TEST(erratum7_release_vm_word_is_newsp_minus_4)
 	*above = (int)0xcafebabe;
 	long tid = thr_clone(CLONE_VM | CLONE_RELEASE_VM | SIGCHLD, newsp, NULL, NULL, start_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
-	EXPECT(thr_wait_word(word, 0, 5000), "the word at newsp-4 is still %#x", *word);
+	EXPECT(thr_wait_word(word, 0, 20000), "the word at newsp-4 is still %#x", *word);
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);
 	/* exit 1: %esp was not newsp-4; exit 2: the word had changed */
 	EXPECT_STATUS(st, EXITED(0));
@@ -208,7 +209,7 @@ TEST(release_vm_zeroed_by_execve_in_the_old_mm)
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	/* The child lives on in t_seed_child (asleep); our word, in the
 	 * address space it left, must be 0 now. */
-	EXPECT(thr_wait_word(word, 0, 5000), "the word is still %#x after execve", *word);
+	EXPECT(thr_wait_word(word, 0, 20000), "the word is still %#x after execve", *word);
 	EXPECT_EQ(raw_wait4(tid, &st, WNOHANG, NULL), 0);      /* still running */
 	EXPECT_EQ(raw_kill((int)tid, SIGTERM), 0);
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);

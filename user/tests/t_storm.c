@@ -99,12 +99,12 @@ TEST(seed_transcript_1000_threads)
 		if ((tid = thr_clone(FLAGS, (char *)word(n) + 4, NULL, NULL, wait_go_fn, NULL)) <= 0)
 			break;
 	ndetached += n;
-	thr_wait_word(&arrived, n, 10000);      /* all running, on their stacks */
+	thr_wait_word(&arrived, n, 30000);      /* all running, on their stacks */
 	long r = thr_kstat(&k1);
 	for (int i = 0; i < SEED_THREADS; i++)
 		intact += *word(i) == MAGIC;
 	long woken = release();
-	int left = wait_words(n, 20000);
+	int left = wait_words(n, 30000);
 
 	EXPECT(n == SEED_THREADS, "clone %d returned %ld", n, tid);
 	EXPECT_EQ(arrived, SEED_THREADS);
@@ -143,14 +143,14 @@ static bool books_exact(const struct thr_kstat *k)
 	       inuse(k, "kstack") == inuse(&kstart, "kstack") + parked_now(k);
 }
 
-/* Yields until the books are exact, up to 5 s; thr_kstat's result. On
+/* Yields until the books are exact, up to 20 s; thr_kstat's result. On
  * more than one CPU they get there a moment after the last stack word
  * went 0: the word is cleared early in exit, and an exit counts the task
  * it frees (task_cache_freed) before that task, maybe still switching
  * away on another CPU, is freed. A leak never gets there. */
 static long settle(struct thr_kstat *k)
 {
-	long long end = thr_now_ns() + 5000000000ll;
+	long long end = thr_now_ns() + 20000000000ll;
 	long r;
 
 	while ((r = thr_kstat(k)) == 0 && !books_exact(k) && thr_now_ns() < end)
@@ -209,7 +209,7 @@ static long drain_all(struct thr_kstat *k)
 			if ((tid[n] = thr_clone(THR_THREAD_FLAGS, pool_top(BATCH + 1 + 2 * n), NULL,
 						NULL, drainer_fn, pool_top(BATCH + 2 + 2 * n))) <= 0)
 				break;
-		thr_wait_word(&drained, n, 5000);
+		thr_wait_word(&drained, n, 20000);
 		drain_done = 1;
 		for (int i = 0; i < n; i++) {
 			int st = -1;
@@ -235,13 +235,13 @@ static long storm(int n)
 			long tid = thr_clone(FLAGS, (char *)word(i) + 4, NULL, NULL, wait_go_fn, NULL);
 			if (tid <= 0) {
 				release();
-				wait_words(i, 10000);
+				wait_words(i, 30000);
 				return tid ? tid : -1;
 			}
 			ndetached++;
 		}
 		release();
-		if (wait_words(BATCH, 10000))
+		if (wait_words(BATCH, 30000))
 			return -ETIMEDOUT;
 	}
 	return 0;

@@ -33,7 +33,7 @@ static struct user_desc mk(unsigned e, unsigned base, unsigned limit, unsigned s
 #define EMPTY(e) mk((e), 0, 0, 0, 0, 1, 0, 1, 0)
 #define ZERO(e) mk((e), 0, 0, 0, 0, 0, 0, 0, 0)
 
-static char dbuf[2][96];
+static char dbuf[2][112];
 
 static const char *dstr(const struct user_desc *d, int i)
 {
@@ -68,26 +68,6 @@ static void clear_tls(void)
 		raw_set_thread_area(&d);
 	}
 	__asm__ volatile("movw %w0, %%fs\n\tmovw %w0, %%gs" : : "r"(0));
-}
-
-static bool lar(unsigned sel, unsigned *ar)
-{
-	unsigned char ok;
-	unsigned v = 0;
-
-	__asm__ volatile("larl %2, %0\n\tsetz %1" : "+r"(v), "=q"(ok) : "r"(sel) : "cc");
-	*ar = v;
-	return ok;
-}
-
-static bool lsl(unsigned sel, unsigned *limit)
-{
-	unsigned char ok;
-	unsigned v = 0;
-
-	__asm__ volatile("lsll %2, %0\n\tsetz %1" : "+r"(v), "=q"(ok) : "r"(sel) : "cc");
-	*limit = v;
-	return ok;
 }
 
 static int gs_word(void)
@@ -217,11 +197,11 @@ TEST(round_trip_every_accepted_combination)
 		struct user_desc d = mk(e, bases[b], limits[l], 1, c, rx, lip, 0, u);
 		EXPECT(raw_set_thread_area(&d) == 0, "set_thread_area(%s) failed", dstr(&d, 0));
 		EXPECT_DESC(get_tls(e), d);
-		EXPECT(lar(sel, &ar), "lar %#x: not valid after %s", sel, dstr(&d, 0));
+		EXPECT(thr_lar(sel, &ar), "lar %#x: not valid after %s", sel, dstr(&d, 0));
 		unsigned want = lip << 23 | 1u << 22 | u << 20 | 0xf000 | c << 10 | !rx << 9;
 		EXPECT((ar & 0x00f0fe00) == want, "lar %#x = %#x, want %#x for %s",
 		       sel, ar & 0x00f0fe00, want, dstr(&d, 0));
-		EXPECT(lsl(sel, &lim), "lsl %#x: not valid", sel);
+		EXPECT(thr_lsl(sel, &lim), "lsl %#x: not valid", sel);
 		EXPECT_EQ(lim, lip ? limits[l] << 12 | 0xfff : limits[l]);
 	}
 	clear_tls();

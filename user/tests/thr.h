@@ -136,6 +136,33 @@ static long thr_signal(int sig, void (*handler)(int))
 	return raw_rt_sigaction(sig, &ka, NULL, SIGSET_SIZE);
 }
 
+/* ---- what the CPU sees in the GDT and LDT ---- */
+
+/* LAR: the access rights of selector sel (SDM Vol. 2A, "LAR"); false if
+ * the descriptor is not valid or not visible at CPL 3. */
+__attribute__((unused))
+static bool thr_lar(unsigned sel, unsigned *ar)
+{
+	unsigned char ok;
+	unsigned v = 0;
+
+	__asm__ volatile("larl %2, %0\n\tsetz %1" : "+r"(v), "=q"(ok) : "r"(sel) : "cc");
+	*ar = v;
+	return ok;
+}
+
+/* LSL: the segment limit of sel in bytes (scaled by G); false if invalid. */
+__attribute__((unused))
+static bool thr_lsl(unsigned sel, unsigned *limit)
+{
+	unsigned char ok;
+	unsigned v = 0;
+
+	__asm__ volatile("lsll %2, %0\n\tsetz %1" : "+r"(v), "=q"(ok) : "r"(sel) : "cc");
+	*limit = v;
+	return ok;
+}
+
 /* ---- /proc/kstat and /proc/tasks ---- */
 
 #define THR_MAX_CACHES 32
