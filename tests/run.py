@@ -324,6 +324,8 @@ SHELL_SCRIPT = [
     ("$ ", "ps\n"),
     ("$ ", "wait\n"),
     ("$ ", "echo waited=$?\n"),
+    ("$ ", "start-detached 10000\n"),
+    ("$ ", "echo detached=$?\n"),
     ("$ ", "exit 3\n"),
 ]
 # (what, regex): searched one after the other, each after the previous
@@ -350,6 +352,12 @@ SHELL_EXPECT = [
                                                   comm="sleep")),
     ("wait reports the job", r"^\[{job}\] Done$"),
     ("wait's status", r"^waited=0$"),
+    # The seed's tool (user-vm-unlock-2.5.31-A2's transcript), 10,000
+    # detached CLONE_RELEASE_VM threads, every stack word checked.
+    ("start-detached: words set", r"^stack end: 0x12341234$"),
+    ("start-detached: started", r"^started up 10000 threads!$"),
+    ("start-detached: words zeroed", r"^stack end after all threads exited: 0x00000000\.$"),
+    ("start-detached: status", r"^detached=0$"),
     ("exit 3 ends init", r"^init exited with status 3$"),
 ]
 
