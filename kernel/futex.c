@@ -105,7 +105,11 @@ static long futex_wait(uint32_t uaddr, uint32_t val, uint32_t utimeout)
 			schedule();
 		else
 			ns = schedule_timeout(ns);
-		current->state = TASK_INTERRUPTIBLE;
+		/* A full barrier between this store and the load of woken
+		 * above (xchg): x86 may let a load pass an older store (SDM
+		 * Vol. 3A 8.2.3.4), and then a WAKE that set woken and saw us
+		 * RUNNING would be lost (Linux's set_current_state). */
+		__atomic_store_n(&current->state, TASK_INTERRUPTIBLE, __ATOMIC_SEQ_CST);
 	}
 	current->state = TASK_RUNNING;
 
