@@ -4,16 +4,26 @@
  * A futex is just an aligned 32-bit word in user memory. User space does
  * the uncontended work with atomic instructions and calls the kernel only
  * to sleep (WAIT: "sleep if the word still holds val") or to wake sleepers
- * (WAKE). Waiters are keyed by the word's physical address, so two
- * address spaces sharing the page (CLONE_VM threads, or any other sharing)
- * meet on the same key, and they are kept in hashed buckets.
+ * (WAKE). Waiters are kept in hashed buckets under a key naming the word:
+ *
+ *   - in a MAP_SHARED area, the word's physical address: two address
+ *     spaces sharing the page meet on the same key (abi.md section 6);
+ *   - in a private area, (address space, virtual address), as Linux's
+ *     get_futex_key does for private mappings. A private page can move:
+ *     after a fork, the first write to it moves the writer's mapping to a
+ *     copy (kernel/mm/vm.c). A thread asleep on the old frame's physical
+ *     address would then never be woken by a WAKE that, after the write,
+ *     computes the new one; the virtual address does not move. The CLONE_VM
+ *     threads of a process share the address space and so the key.
  *
  * No lost wake-ups: WAIT reads the word and queues itself under the
  * bucket's lock, and WAKE takes the same lock, so a waker that changed the
  * word before calling WAKE either finds the waiter queued or the waiter
- * sees the new value and does not sleep. The word is read through the
- * kernel's own mapping of the physical page, so nothing can fault while
- * the lock is held. */
+ * sees the new value and does not sleep. WAIT holds the address space's
+ * lock from finding the page until it is queued, so the page it reads is
+ * the one mapped there (a copy-on-write move needs that lock too). The
+ * word is read through the kernel's own mapping of the physical page, so
+ * nothing can fault while the locks are held. */
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -28,10 +38,15 @@
 #define FUTEX_CMD_MASK (~(uint32_t)FUTEX_PRIVATE_FLAG)
 #define NSEC_PER_SEC 1000000000ull
 
+struct futex_key {
+	uint32_t space;         /* the struct mm's address; 0: a shared page */
+	uint32_t addr;          /* virtual address; physical if shared */
+};
+
 struct futex_waiter {
 	struct list link;
 	struct task *task;
-	uint32_t key;           /* physical address of the word */
+	struct futex_key key;
 	bool woken;             /* set by WAKE when it dequeues us */
 };
 
@@ -48,36 +63,41 @@ void futex_init(void)
 	}
 }
 
-static struct futex_bucket *bucket_of(uint32_t key)
+static struct futex_bucket *bucket_of(struct futex_key k)
 {
-	return &buckets[(key >> 2) * 2654435761u >> 24];   /* Knuth's multiplicative hash */
+	/* Knuth's multiplicative hash of the word index mixed with the space */
+	return &buckets[((k.addr >> 2) ^ (k.space >> 4)) * 2654435761u >> 24];
 }
 
-/* The key for uaddr: its physical address, with a copy-on-write page
- * broken first when the word is writable, so that the page the key names
- * is the one this task will keep seeing. -EFAULT if not mapped. */
-static long futex_key(uint32_t uaddr, uint32_t *key)
+static bool key_eq(struct futex_key a, struct futex_key b)
 {
-	uint32_t v;
+	return a.space == b.space && a.addr == b.addr;
+}
+
+/* The key for uaddr in mm, called with mm->lock held; *pa gets the word's
+ * physical address. The page is faulted in (for reading): -EFAULT if it
+ * cannot be. */
+static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint32_t *pa)
+{
+	bool shared = false;
 
 	if (uaddr & 3)
 		return -EINVAL;
-	if (get_user32(&v, uaddr))         /* faults the page in, or -EFAULT */
+	if (!(*pa = vm_translate_locked(mm, uaddr, false, &shared)))
 		return -EFAULT;
-	*key = vm_translate(current->mm, uaddr, true);
-	if (!*key)
-		*key = vm_translate(current->mm, uaddr, false);
-	return *key ? 0 : -EFAULT;
+	*key = shared ? (struct futex_key){ 0, *pa } : (struct futex_key){ (uint32_t)mm, uaddr };
+	return 0;
 }
 
 static long futex_wait(uint32_t uaddr, uint32_t val, uint32_t utimeout)
 {
-	struct futex_waiter w = { LIST_INIT(w.link), current, 0, false };
+	struct futex_waiter w = { LIST_INIT(w.link), current, { 0, 0 }, false };
+	struct mm *mm = current->mm;
 	struct futex_bucket *b;
 	struct timespec ts;
 	uint64_t ns = UINT64_MAX;
-	uint32_t flags;
-	long err;
+	uint32_t flags, pa;
+	long err = 0;
 
 	if (utimeout) {
 		if (copy_from_user(&ts, utimeout, sizeof(ts)))
@@ -86,18 +106,23 @@ static long futex_wait(uint32_t uaddr, uint32_t val, uint32_t utimeout)
 			return -EINVAL;
 		ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 	}
-	if ((err = futex_key(uaddr, &w.key)) < 0)
+	spin_lock(&mm->lock);
+	if ((err = futex_key(mm, uaddr, &w.key, &pa)) < 0) {
+		spin_unlock(&mm->lock);
 		return err;
-	b = bucket_of(w.key);
-
-	flags = spin_lock_irqsave(&b->lock);
-	if (*(volatile uint32_t *)P2V(w.key) != val) {
-		spin_unlock_irqrestore(&b->lock, flags);
-		return -EAGAIN;
 	}
-	list_add_tail(&w.link, &b->waiters);
-	current->state = TASK_INTERRUPTIBLE;
+	b = bucket_of(w.key);
+	flags = spin_lock_irqsave(&b->lock);
+	if (*(volatile uint32_t *)P2V(pa) != val)
+		err = -EAGAIN;
+	else {
+		list_add_tail(&w.link, &b->waiters);
+		current->state = TASK_INTERRUPTIBLE;
+	}
 	spin_unlock_irqrestore(&b->lock, flags);
+	spin_unlock(&mm->lock);
+	if (err)
+		return err;
 
 	while (!__atomic_load_n(&w.woken, __ATOMIC_ACQUIRE) && ns > 0 &&
 	       !signal_pending(current)) {
@@ -127,10 +152,14 @@ static long futex_wake(uint32_t uaddr, uint32_t nr)
 {
 	struct futex_bucket *b;
 	struct list *pos, *tmp;
-	uint32_t key, flags;
+	struct futex_key key;
+	uint32_t flags, pa;
 	long err, woken = 0;
 
-	if ((err = futex_key(uaddr, &key)) < 0)
+	spin_lock(&current->mm->lock);
+	err = futex_key(current->mm, uaddr, &key, &pa);
+	spin_unlock(&current->mm->lock);
+	if (err < 0)
 		return err;
 	if (nr > 0x7fffffff)
 		nr = 0x7fffffff;        /* INT_MAX: "all of them" */
@@ -140,7 +169,7 @@ static long futex_wake(uint32_t uaddr, uint32_t nr)
 		struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
 		if ((uint32_t)woken >= nr)
 			break;
-		if (w->key != key)
+		if (!key_eq(w->key, key))
 			continue;
 		list_del(&w->link);
 		__atomic_store_n(&w->woken, true, __ATOMIC_RELEASE);

@@ -194,18 +194,27 @@ int vm_fault(struct mm *mm, uint32_t addr, bool write)
 	return err;
 }
 
-uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write)
+uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *shared)
 {
-	uint32_t va = uaddr & ~(uint32_t)(PAGE_SIZE - 1), pa = 0;
-	struct vma *v;
+	uint32_t va = uaddr & ~(uint32_t)(PAGE_SIZE - 1);
+	struct vma *v = vma_find(mm, uaddr);
 	void *page;
 
-	spin_lock(&mm->lock);
-	v = vma_find(mm, uaddr);
 	/* Faulting the page in, as Linux's get_user_pages does for futexes:
-	 * the key must be the page the task will really use. */
-	if (access_ok(v, write) && (page = page_make_ready(mm, v, va, write)))
-		pa = V2P(page) + (uaddr - va);
+	 * the address must be that of the page the task really uses. */
+	if (!access_ok(v, write) || !(page = page_make_ready(mm, v, va, write)))
+		return 0;
+	if (shared)
+		*shared = v->flags & VMA_SHARED;
+	return V2P(page) + (uaddr - va);
+}
+
+uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write)
+{
+	uint32_t pa;
+
+	spin_lock(&mm->lock);
+	pa = vm_translate_locked(mm, uaddr, write, NULL);
 	spin_unlock(&mm->lock);
 	return pa;
 }

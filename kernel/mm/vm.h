@@ -92,10 +92,14 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 int vm_munmap(struct mm *mm, uint32_t addr, uint32_t len);
 int vm_mprotect(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot);
 
-/* The physical address mapped at uaddr, or 0 if none (futex keys). With
- * write, a copy-on-write page is broken first, so the key is the page
- * the caller will really see. */
+/* The physical address mapped at uaddr (the page faulted in first), or 0
+ * if uaddr may not be accessed so. With write, a copy-on-write page is
+ * broken first, so the address is that of the page the caller will
+ * really see. The _locked form is called with mm->lock held, which keeps
+ * the page where it is until it is released (futex.c relies on that), and
+ * says in *shared (if not NULL) whether the area is MAP_SHARED. */
 uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write);
+uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *shared);
 
 /* Drops stale TLB entries for [start, end) of mm after its PTEs changed:
  * today this CPU's, when mm is the loaded CR3; the one place SMP TLB

@@ -3,7 +3,8 @@
  * WAKE's count, -EINTR, no lost wake-ups (10,000 ping-pong rounds), a
  * futex mutex (Drepper's "Futexes Are Tricky", mutex 2) keeping 8 x 10,000
  * increments exact, and keys: another word, or a private page copied by
- * fork, is another futex. Threads are CLONE_VM threads. Booted as init. */
+ * fork, is another futex; a waiter whose page moves (copy-on-write after a
+ * fork) is still woken; a MAP_SHARED page is one futex in two processes. Threads are CLONE_VM threads. Booted as init. */
 #define T_PROG "t_futex"
 #include "t.h"
 #include "thr.h"
@@ -369,6 +370,65 @@ TEST(cow_copy_is_another_futex)
 	EXPECT_STATUS(st, EXITED(0));           /* 1: it was woken by our WAKE */
 }
 
+/* A thread waits on a private word; another thread forks, so that the
+ * page is shared copy-on-write with the child, and then writes the word
+ * and wakes: its write moves our mapping to a copy of the page, and the
+ * waiter must still be found (the key of a private word is its address
+ * space and virtual address, not the frame it was on: kernel/futex.c).
+ * The child sleeps meanwhile without touching the page, keeping it
+ * shared, so that it is our mapping that moves. */
+TEST(fork_then_write_moves_the_page_the_waiter_is_still_woken)
+{
+	static struct waiter x;
+	int st = -1;
+
+	x = (struct waiter){ &w, 1, 0, FUTEX_WAIT | FUTEX_PRIVATE_FLAG };
+	w = 0;
+	long tid = start(0, waiter_fn, &x);
+	EXPECT(tid > 1, "clone returned %ld", tid);
+	EXPECT(thr_wait_word(&x.ready, 1, 20000) && asleep(tid), "the waiter did not sleep");
+	long pid = raw_fork();
+	if (pid == 0) {                         /* must not touch w's page */
+		struct timespec ts = { 0, 300000000 };
+		raw_exit_group(raw_nanosleep(&ts, NULL) == 0 ? 0 : 1);
+	}
+	EXPECT(pid > 0, "fork: %ld", pid);
+	w = 1;                                  /* breaks copy-on-write here */
+	long woke = fwake(&w, 1);
+	if (woke != 1)
+		fwake(&w, 1);                   /* or the waiter sleeps its 30 s */
+	EXPECT_EQ(raw_wait4((int)pid, &st, 0, NULL), pid);
+	EXPECT_STATUS(st, EXITED(0));
+	EXPECT_EQ(join(tid), EXITED(0));
+	EXPECT(woke == 1 && x.result == 0, "WAKE after the copy-on-write move woke %ld; "
+	       "the waiter's FUTEX_WAIT returned %ld (a lost wake-up)", woke, x.result);
+}
+
+/* A MAP_SHARED page is the same futex in two processes (abi.md section 6:
+ * keyed by the physical address): the parent's WAKE wakes the child. */
+TEST(shared_page_is_one_futex_across_processes)
+{
+	long r = raw_mmap2(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int st = -1;
+
+	EXPECT(!RAW_IS_ERR(r), "mmap2 MAP_SHARED: %ld", r);
+	volatile int *word = (volatile int *)r + 5;
+	long pid = raw_fork();
+	if (pid == 0) {
+		struct timespec ts = { 30, 0 };
+		word[1] = 1;                    /* "about to wait" */
+		raw_exit_group(fwait(word, 0, &ts) == 0 ? 0 : 1);
+	}
+	EXPECT(pid > 0, "fork: %ld", pid);
+	EXPECT(thr_wait_word(&word[1], 1, 20000) && asleep(pid), "the child did not sleep");
+	long woke = fwake(word, 1);
+	EXPECT_EQ(raw_wait4((int)pid, &st, 0, NULL), pid);
+	EXPECT_STATUS(st, EXITED(0));           /* 1: it was never woken */
+	EXPECT_EQ(woke, 1);
+	EXPECT_EQ(raw_munmap((void *)r, PAGE_SIZE), 0);
+}
+
 int main(void)
 {
 	RUN(eagain_on_mismatch);
@@ -384,5 +444,7 @@ int main(void)
 	RUN(futex_mutex_8_threads_x_10000_exact);
 	RUN(other_words_of_the_page_wake_nobody);
 	RUN(cow_copy_is_another_futex);
+	RUN(fork_then_write_moves_the_page_the_waiter_is_still_woken);
+	RUN(shared_page_is_one_futex_across_processes);
 	return t_exit_code();
 }
