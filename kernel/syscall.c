@@ -6,10 +6,20 @@
 
 extern const struct syscall_desc __syscalls_start[], __syscalls_end[];
 
-static const struct syscall_desc *table[NR_SYSCALLS];
+static const struct syscall_desc *table[NR_SYSCALLS];   /* names, for syscall_name */
+syscall_fn syscall_table[NR_SYSCALLS];
+
+/* Every number without a handler: "not implemented", never faked. */
+long sys_ni_syscall(const uint32_t *arg)
+{
+	(void)arg;
+	return -ENOSYS;
+}
 
 void syscall_init(void)
 {
+	for (unsigned nr = 0; nr < NR_SYSCALLS; nr++)
+		syscall_table[nr] = sys_ni_syscall;
 	for (const struct syscall_desc *d = __syscalls_start; d < __syscalls_end; d++) {
 		if (d->nr >= NR_SYSCALLS)
 			panic("syscall %s: number %u out of range", d->name, d->nr);
@@ -17,6 +27,7 @@ void syscall_init(void)
 			panic("syscall %u defined twice: %s and %s", d->nr,
 			      table[d->nr]->name, d->name);
 		table[d->nr] = d;
+		syscall_table[d->nr] = d->fn;
 	}
 }
 
@@ -31,9 +42,5 @@ void syscall_dispatch(struct trapframe *tf)
 	uint32_t arg[SYSCALL_NARGS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
 	uint32_t nr = tf->eax;
 
-	if (nr >= NR_SYSCALLS || !table[nr]) {
-		tf->eax = (uint32_t)-ENOSYS;
-		return;
-	}
-	tf->eax = (uint32_t)table[nr]->fn(arg);
+	tf->eax = (uint32_t)(nr < NR_SYSCALLS ? syscall_table[nr] : sys_ni_syscall)(arg);
 }

@@ -11,18 +11,20 @@
  *
  * which defines `static long sys_write(const uint32_t *arg)` and puts
  * {SYS_write, "write", sys_write} in the .syscalls section; syscall_init()
- * builds the table from that section. The return value goes back in %eax:
- * a result, or -errno. A number nobody defined returns -ENOSYS. Calls that
- * need the whole register frame (clone, execve, rt_sigreturn) use
- * current->tf. */
+ * builds the table from that section, and syscall_entry calls the handler
+ * with arg pointing at the six argument registers it pushed. The return
+ * value goes back in %eax: a result, or -errno. A number nobody defined
+ * returns -ENOSYS (sys_ni_syscall, as Linux names it). Calls that need the
+ * whole register frame (clone, execve, rt_sigreturn) use current->tf. */
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
+#define NR_SYSCALLS 384         /* the table's size (vectors.S reads it too) */
+#define SYSCALL_NARGS 6
+
+#ifndef __ASSEMBLER__
 #include "lib/types.h"
 #include "lib/abi.h"
-
-#define NR_SYSCALLS 384
-#define SYSCALL_NARGS 6
 
 typedef long (*syscall_fn)(const uint32_t *arg);
 
@@ -39,9 +41,17 @@ struct syscall_desc {
 		{ (nr_), #name, sys_##name }; \
 	static long sys_##name(const uint32_t *arg __attribute__((unused)))
 
+/* syscall_table[nr] is the handler of nr, sys_ni_syscall where nobody
+ * defined one; syscall_entry (arch/i386/vectors.S) calls through it. */
+extern syscall_fn syscall_table[NR_SYSCALLS];
+long sys_ni_syscall(const uint32_t *arg);
+
 struct trapframe;
 void syscall_init(void);
+/* Runs the call tf asks for, as syscall_entry does, result in tf->eax
+ * (the in-kernel tests call it with a frame of their own). */
 void syscall_dispatch(struct trapframe *tf);
 const char *syscall_name(unsigned nr);
+#endif /* !__ASSEMBLER__ */
 
 #endif

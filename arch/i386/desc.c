@@ -72,12 +72,6 @@ uint32_t desc_limit(const struct desc *d)
 	return (d->a & 0xffffu) | (d->b & DESC_B_LIMIT_HIGH);
 }
 
-/* Sets mask in the high word when the flag is set. */
-static uint32_t desc_flag(unsigned flag, uint32_t mask)
-{
-	return flag ? mask : 0;
-}
-
 /* The seed's LDT_entry_a / LDT_entry_b (tls-2.5.31-D9, asm-i386/desc.h):
  * DPL 3 and S = 1 always (its 0x7000); useable is the AVL bit 20. */
 /* The seven flag bits of a user_desc as one number. The i386 ABI (like
@@ -90,6 +84,7 @@ static uint32_t desc_flag(unsigned flag, uint32_t mask)
 #define UD_SEG_32BIT       (1u << 0)
 #define UD_CONTENTS_SHIFT  1
 #define UD_CONTENTS        (3u << UD_CONTENTS_SHIFT)
+#define UD_CONTENTS_CODE   (2u << UD_CONTENTS_SHIFT)    /* contents 2, 3 */
 #define UD_READ_EXEC_ONLY  (1u << 3)
 #define UD_LIMIT_IN_PAGES  (1u << 4)
 #define UD_SEG_NOT_PRESENT (1u << 5)
@@ -104,21 +99,38 @@ static uint32_t ud_flags(const struct user_desc *u)
 	return w & UD_FLAGS;
 }
 
-struct desc desc_from_user(const struct user_desc *u)
+/* Bit from of x, moved up to bit to (both one-bit masks, from <= to): a
+ * multiplication by a power of two, which the compiler makes a shift. */
+#define MOVE_BIT(x, from, to) (((x) & (from)) * ((to) / (from)))
+
+/* The high word's flag bits for flag word f, each user_desc flag moved to
+ * its descriptor bit (SDM Figure 3-8) with no branch: read_exec_only and
+ * seg_not_present are the inverses of W and P. */
+static inline __attribute__((always_inline)) uint32_t ud_flag_bits(uint32_t f)
 {
-	uint32_t f = ud_flags(u);
+	return MOVE_BIT(~f, UD_READ_EXEC_ONLY, DESC_B_WRITABLE) |
+	       (f & UD_CONTENTS) << (DESC_B_CONTENTS_SHIFT - UD_CONTENTS_SHIFT) |
+	       MOVE_BIT(~f, UD_SEG_NOT_PRESENT, DESC_B_PRESENT) |
+	       MOVE_BIT(f, UD_SEG_32BIT, DESC_B_DB) |
+	       MOVE_BIT(f, UD_LIMIT_IN_PAGES, DESC_B_G) |
+	       MOVE_BIT(f, UD_USEABLE, DESC_B_AVL) |
+	       DESC_B_DPL3 | DESC_B_S;
+}
+
+/* Inline in both callers: set_thread_area's path is the one measured. */
+static inline __attribute__((always_inline))
+struct desc encode_user(const struct user_desc *u, uint32_t f)
+{
 	struct desc d;
 
 	d.a = desc_word_a(u->base_addr, u->limit);
-	d.b = desc_word_b(u->base_addr, u->limit) |
-	      desc_flag(!(f & UD_READ_EXEC_ONLY), DESC_B_WRITABLE) |
-	      ((f & UD_CONTENTS) >> UD_CONTENTS_SHIFT) << DESC_B_CONTENTS_SHIFT |
-	      desc_flag(!(f & UD_SEG_NOT_PRESENT), DESC_B_PRESENT) |
-	      desc_flag(f & UD_SEG_32BIT, DESC_B_DB) |
-	      desc_flag(f & UD_LIMIT_IN_PAGES, DESC_B_G) |
-	      desc_flag(f & UD_USEABLE, DESC_B_AVL) |
-	      DESC_B_DPL3 | DESC_B_S;
+	d.b = desc_word_b(u->base_addr, u->limit) | ud_flag_bits(f);
 	return d;
+}
+
+struct desc desc_from_user(const struct user_desc *u)
+{
+	return encode_user(u, ud_flags(u));
 }
 
 static unsigned desc_bit(const struct desc *d, uint32_t mask)
@@ -170,23 +182,21 @@ int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 {
 	uint32_t f = ud_flags(u);
 
+	/* The common case first, in one test: a 32-bit (a 16-bit segment
+	 * would take the espfix path that Spindle lacks: iret to a 16-bit
+	 * stack leaks the high half of the kernel's %esp), data (contents
+	 * 2 and 3 are code: type bit 11, SDM Table 3-1), present (loading a
+	 * not-present DPL 3 segment raises #NP in the kernel's return path)
+	 * segment. */
+	if ((f & (UD_SEG_32BIT | UD_CONTENTS_CODE | UD_SEG_NOT_PRESENT)) == UD_SEG_32BIT) {
+		*out = encode_user(u, f);
+		return 0;
+	}
 	if (u->base_addr == 0 && u->limit == 0 &&
 	    (f == 0 || f == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT))) {
 		out->a = 0;             /* all-zero or LDT_empty: clear */
 		out->b = 0;
 		return 0;
 	}
-	/* A 16-bit segment would take the espfix path that Spindle lacks:
-	 * iret to a 16-bit stack leaks the high half of the kernel's %esp. */
-	if (!(f & UD_SEG_32BIT))
-		return -EINVAL;
-	/* contents 2 and 3 are code segments (type bit 11, SDM Table 3-1). */
-	if ((f & UD_CONTENTS) >> UD_CONTENTS_SHIFT > 1)
-		return -EINVAL;
-	/* Loading a not-present DPL 3 segment raises #NP in the kernel's
-	 * return path; refuse it here instead. */
-	if (f & UD_SEG_NOT_PRESENT)
-		return -EINVAL;
-	*out = desc_from_user(u);
-	return 0;
+	return -EINVAL;                 /* erratum 6 */
 }

@@ -169,16 +169,16 @@ void return_to_user_prepare(struct trapframe *tf)
 
 void trap(struct trapframe *tf)
 {
-	struct task *t = current;
+	/* Every entry from ring 3 lands at the top of the task's kernel
+	 * stack, where current->tf was set when the task got its frame
+	 * (process.c); syscall_entry relies on that without looking. */
+	if (tf_from_user(tf) && current->tf != tf)
+		panic("trap from user mode with its frame at %p, not at %p",
+		      (void *)tf, (void *)current->tf);
 
-	if (tf_from_user(tf))
-		t->tf = tf;
-
-	/* System calls first: they are the common case. */
-	if (tf->trapno == T_SYSCALL) {
-		sti();
-		syscall_dispatch(tf);
-	} else if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
+	/* System calls do not come here: vector 0x80 has its own entry,
+	 * syscall_entry (vectors.S). */
+	if (tf->trapno >= T_IRQ0 && tf->trapno < T_IRQ0 + NR_IRQS) {
 		handle_irq(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
 		lapic_eoi();

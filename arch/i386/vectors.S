@@ -1,33 +1,47 @@
-/* arch/i386/vectors.S - the 256 interrupt entry stubs and trap_entry.
+/* arch/i386/vectors.S - the 256 interrupt entry stubs, trap_entry and
+ * syscall_entry.
  *
  * Each stub makes every vector's frame the same shape: it pushes a zero
  * error code where the CPU pushes none (SDM Vol. 3A 6.13 lists which
  * exceptions push one: 8, 10-14, 17, 21), then the vector number, and jumps
  * to trap_entry, which saves the rest of struct trapframe (trapframe.h)
- * and calls trap(tf). trap_ret restores it all and irets. */
+ * and calls trap(tf). trap_ret restores it all and irets.
+ *
+ * int $0x80 has an entry of its own, syscall_entry (idt.c points vector
+ * 0x80 there), as Linux 2.5's system_call in entry.S: the same frame, but
+ * no trap() to sort vectors out; the handler is called straight from the
+ * table with the arguments pushed where its arg[] pointer finds them. */
 #include "arch/i386/segment.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/extable.h"
+#include "arch/i386/traps.h"
+#include "kernel/syscall.h"
 
 /* Vectors whose exception pushes an error code. */
 #define HAS_ERR(n) ((n) == 8 || ((n) >= 10 && (n) <= 14) || (n) == 17 || (n) == 21)
 
-	.text
-	.globl trap_entry
-	.type trap_entry, @function
-trap_entry:
+/* The rest of struct trapframe after the stub's two words, then the
+ * kernel's data segments. %edx is the only register changed. */
+.macro SAVE_FRAME
 	pushl %ds
 	pushl %es
 	pushl %fs
 	pushl %gs
 	pushal
-	movl $__KERNEL_DS, %eax
-	movl %eax, %ds
-	movl %eax, %es
-	xorl %eax, %eax           /* no user %fs/%gs base leaks into the kernel */
-	movl %eax, %fs
-	movl %eax, %gs
+	movl $__KERNEL_DS, %edx
+	movl %edx, %ds
+	movl %edx, %es
+	xorl %edx, %edx           /* no user %fs/%gs base leaks into the kernel */
+	movl %edx, %fs
+	movl %edx, %gs
 	cld                       /* the C ABI assumes DF = 0 */
+.endm
+
+	.text
+	.globl trap_entry
+	.type trap_entry, @function
+trap_entry:
+	SAVE_FRAME
 	pushl %esp                /* the argument: struct trapframe * */
 	call trap
 	addl $4, %esp
@@ -60,6 +74,40 @@ trap_ret:
 	EXTABLE(2b, 6b)
 	EXTABLE(3b, 7b)
 	EXTABLE(4b, 8b)
+
+/* int $0x80 (abi.md section 3): number in %eax, arguments in %ebx %ecx
+ * %edx %esi %edi %ebp. The interrupt gate entered with interrupts off;
+ * a system call runs with them on. The frame is at the top of the task's
+ * kernel stack, where current->tf already points (process.c sets it once:
+ * every entry from ring 3 lands there). */
+	.globl syscall_entry
+	.type syscall_entry, @function
+syscall_entry:
+	pushl $0                  /* err */
+	pushl $T_SYSCALL          /* trapno */
+	SAVE_FRAME
+	movl %esp, %ebx           /* tf, in a register calls preserve */
+	sti
+	cmpl $NR_SYSCALLS, %eax
+	jae 2f
+	movl syscall_table(,%eax,4), %eax
+1:	/* arg[0..5] for the handler: six words, %ebx's lowest */
+	pushl TF_EBP(%ebx)
+	pushl TF_EDI(%ebx)
+	pushl TF_ESI(%ebx)
+	pushl TF_EDX(%ebx)
+	pushl TF_ECX(%ebx)
+	pushl TF_EBX(%ebx)
+	pushl %esp                /* const uint32_t *arg */
+	call *%eax
+	movl %eax, TF_EAX(%ebx)   /* the result, or -errno */
+	movl %ebx, (%esp)
+	call return_to_user_prepare     /* reschedule, signals; ends with cli */
+	addl $28, %esp
+	jmp trap_ret
+2:	movl $sys_ni_syscall, %eax      /* a number past the table: -ENOSYS */
+	jmp 1b
+	.size syscall_entry, . - syscall_entry
 
 /* One stub per vector, 16-byte aligned, and vector_table[256] of their
  * addresses in .rodata (idt.c reads it): each loop round appends one word. */
