@@ -197,11 +197,11 @@ void trap(struct trapframe *tf)
 		page_fault(tf);
 	} else if (tf_from_user(tf)) {
 		user_fault(tf, tf->eip);
-	} else if (tf->trapno == T_GPFLT && extable_fixup(tf->eip)) {
-		/* A user segment register that can no longer be loaded
-		 * (vectors.S trap_ret): continue at the fixup. */
-		tf->eip = extable_fixup(tf->eip);
-	} else if (tf->trapno == T_SEGNP && extable_fixup(tf->eip)) {
+	} else if ((tf->trapno == T_GPFLT || tf->trapno == T_SEGNP ||
+		    tf->trapno == T_STACK) && extable_fixup(tf->eip)) {
+		/* A user segment register that can no longer be loaded, or
+		 * an iret to a user %ss that can not (vectors.S trap_ret):
+		 * continue at the fixup. */
 		tf->eip = extable_fixup(tf->eip);
 	} else {
 		panic_trap(tf);

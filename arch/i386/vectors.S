@@ -58,7 +58,7 @@ trap_ret:
 3:	popl %es
 4:	popl %ds
 	addl $8, %esp             /* trapno and err */
-	iret
+9:	iret
 	.size trap_entry, . - trap_entry
 
 	/* At the fault, %esp still points at the slot being popped. */
@@ -74,6 +74,20 @@ trap_ret:
 	EXTABLE(2b, 6b)
 	EXTABLE(3b, 7b)
 	EXTABLE(4b, 8b)
+
+	/* The iret itself faults when the %ss it loads names a descriptor
+	 * that is gone or unusable (a TLS or LDT slot cleared after the task
+	 * loaded %ss with it): #GP, #NP or #SS in the kernel (SDM Vol. 2A
+	 * IRET, "Protected Mode Exceptions"). The user's registers are all
+	 * loaded again by then and %esp points at its eip, cs, eflags, esp
+	 * and ss, the top of its frame: as Linux's iret_exc, make that a
+	 * fault of the task's own (a whole frame built again at the same
+	 * place, current->tf), which trap() turns into SIGSEGV. Delivering
+	 * it loads %ss = __USER_DS (signal_frame.c), or the group dies. */
+10:	pushl $0                  /* err */
+	pushl $T_GPFLT
+	jmp trap_entry
+	EXTABLE(9b, 10b)
 
 /* int $0x80 (abi.md section 3): number in %eax, arguments in %ebx %ecx
  * %edx %esi %edi %ebp. The interrupt gate entered with interrupts off;
