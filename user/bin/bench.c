@@ -9,7 +9,8 @@
  *
  * Everything on the measured paths is inline asm (int $0x80) or
  * bench_clone (user/bench/sys.h), so the libc's wrappers cost nothing;
- * user/bench/rows.h keeps the results. A benchmark that
+ * user/bench/rows.h keeps the results, and user/bench/common.h has the
+ * rows /bin/bench_pt times alike (getpid, fork). A benchmark that
  * fails (a system call error, a thread that never exits: every poll is
  * bounded by a TSC deadline) says so in its row and the others still run;
  * a hang in a blocking call is left to tools/bench.sh's timeout, which
@@ -19,27 +20,10 @@
 #include "raw.h"
 #include "user/bench/sys.h"
 #include "user/bench/rows.h"
+#include "user/bench/common.h"
 
 #define THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
 	CLONE_THREAD | CLONE_SETTLS | CLONE_SETTID | CLONE_DETACHED | CLONE_RELEASE_VM)
-
-/* ---- getpid: the bare cost of a system call, for reading the others ---- */
-
-static uint32_t bench_null(struct row *r, int n)
-{
-	uint64_t t0, t1;
-	long pid = 0;
-
-	t0 = rdtsc();
-	for (int i = 0; i < n; i++)
-		__asm__ volatile("int $0x80" : "=a"(pid) : "0"(SYS_getpid) : "memory");
-	t1 = rdtsc();
-	if (pid <= 0) {
-		fail(r, "getpid = %ld", pid);
-		return 0;
-	}
-	return (uint32_t)((t1 - t0) / (uint64_t)n);
-}
 
 /* ---- set_thread_area + %gs reload ---- */
 
@@ -213,29 +197,6 @@ static uint32_t bench_create(struct row *r, int n)
 	return (uint32_t)((t1 - t0) / (uint64_t)n);
 }
 
-/* ---- fork + exit + wait4 ---- */
-
-static uint32_t bench_fork(struct row *r, int n)
-{
-	uint64_t t0, t1;
-	int st;
-
-	t0 = rdtsc();
-	for (int i = 0; i < n; i++) {
-		long pid = sys_fork_exit(), w;
-		if (pid < 0) {
-			fail(r, "fork = %ld", pid);
-			return 0;
-		}
-		if ((w = sys_wait4(pid, &st)) != pid || st != 0) {
-			fail(r, "wait4(%ld) = %ld, status %#x", pid, w, st);
-			return 0;
-		}
-	}
-	t1 = rdtsc();
-	return (uint32_t)((t1 - t0) / (uint64_t)n);
-}
-
 /* ---- create+exit with many threads alive ---- */
 
 #define SLEEPERS 10000
@@ -364,8 +325,7 @@ int main(int argc, char **argv)
 	printf("==== bench table ====\n");
 	printf("Spindle benchmarks: QEMU -icount shift=0 -smp 1; ticks = guest TSC = guest instructions\n");
 	printf("per operation; median of %d runs (after one warm-up run).\n\n", RUNS);
-	printf("%-46s %9s  %-8s  %-7s  %s\n", "benchmark", "ticks/op", "target", "result",
-	       "runs");
+	print_table_head();
 	for (int i = 0; i < NROWS; i++)
 		print_row(&rows[i]);
 	{
@@ -388,11 +348,7 @@ int main(int argc, char **argv)
 			       "-", "<= 10%");
 		}
 	}
-	if (sleepers_left > 0)
-		printf("FAILED: %d of the %d sleeping threads did not exit once woken\n",
-		       sleepers_left, nsleepers);
-	else if (sleepers_left == 0)
-		printf("(the %d sleeping threads were then woken, and all exited)\n", nsleepers);
+	print_sleepers_end(sleepers_left, nsleepers);
 	printf("==== end of bench table ====\n");
 	return nerr || sleepers_left > 0 ? 2 : 0;
 }

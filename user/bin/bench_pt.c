@@ -28,6 +28,7 @@
 #include "sched.h"
 #include "user/bench/sys.h"
 #include "user/bench/rows.h"
+#include "user/bench/common.h"
 
 /* The library's count of running threads (pthread_create.c): a thread
  * has decremented it just before its SYS_exit. Read, never written. */
@@ -115,46 +116,36 @@ static uint8_t child_stack[2048] __attribute__((aligned(16)));
 static uint32_t bench_sigchld(struct row *r, int n)
 {
 	uint64_t t0, t1;
-	int st;
 
 	t0 = rdtsc();
-	for (int i = 0; i < n; i++) {
-		long pid = bench_clone(CLONE_VM | SIGCHLD, child_stack + sizeof(child_stack),
-				       NULL, NULL, NULL, NULL), w;
-		if (pid < 0) {
-			fail(r, "clone = %ld", pid);
+	for (int i = 0; i < n; i++)
+		if (!reap_child(r, "clone", bench_clone(CLONE_VM | SIGCHLD,
+				child_stack + sizeof(child_stack), NULL, NULL, NULL, NULL)))
 			return 0;
-		}
-		if ((w = sys_wait4(pid, &st)) != pid || st != 0) {
-			fail(r, "wait4(%ld) = %ld, status %#x", pid, w, st);
-			return 0;
-		}
-	}
 	t1 = rdtsc();
 	return (uint32_t)((t1 - t0) / (uint64_t)n);
 }
 
-/* ---- fork + exit + wait4 ---- */
+/* ---- the partner thread of the two ping-pongs below ---- */
 
-static uint32_t bench_fork(struct row *r, int n)
+/* Starts fn as the partner thread t; false after fail(). */
+static bool partner_start(struct row *r, pthread_t *t, void *(*fn)(void *))
 {
-	uint64_t t0, t1;
-	int st;
+	int e = pthread_create(t, NULL, fn, NULL);
 
-	t0 = rdtsc();
-	for (int i = 0; i < n; i++) {
-		long pid = sys_fork_exit(), w;
-		if (pid < 0) {
-			fail(r, "fork = %ld", pid);
-			return 0;
-		}
-		if ((w = sys_wait4(pid, &st)) != pid || st != 0) {
-			fail(r, "wait4(%ld) = %ld, status %#x", pid, w, st);
-			return 0;
-		}
-	}
-	t1 = rdtsc();
-	return (uint32_t)((t1 - t0) / (uint64_t)n);
+	if (e != 0)
+		fail(r, "pthread_create = %d", e);
+	return e == 0;
+}
+
+/* Waits for the partner thread t to end; false after fail(). */
+static bool partner_join(struct row *r, pthread_t t)
+{
+	int e = pthread_join(t, NULL);
+
+	if (e != 0)
+		fail(r, "pthread_join = %d", e);
+	return e == 0;
 }
 
 /* ---- sched_yield ping-pong ---- */
@@ -177,13 +168,10 @@ static uint32_t bench_yield(struct row *r, int n)
 	uint32_t c0, c1;
 	uint64_t t0, t1;
 	pthread_t t;
-	int e;
 
 	ystop = ystarted = 0;
-	if ((e = pthread_create(&t, NULL, yielder, NULL)) != 0) {
-		fail(r, "pthread_create = %d", e);
+	if (!partner_start(r, &t, yielder))
 		return 0;
-	}
 	while (!ystarted)
 		sched_yield();
 	c0 = ycount;
@@ -193,10 +181,8 @@ static uint32_t bench_yield(struct row *r, int n)
 	t1 = rdtsc();
 	c1 = ycount;
 	ystop = 1;
-	if ((e = pthread_join(t, NULL)) != 0) {
-		fail(r, "pthread_join = %d", e);
+	if (!partner_join(r, t))
 		return 0;
-	}
 	if (c1 - c0 < (uint32_t)n / 2) {
 		fail(r, "the partner yielded %u times during %d yields", c1 - c0, n);
 		return 0;
@@ -225,13 +211,10 @@ static uint32_t bench_futex(struct row *r, int n)
 {
 	uint64_t t0, t1;
 	pthread_t t;
-	int e;
 
 	ping = pong = 0;
-	if ((e = pthread_create(&t, NULL, ponger, NULL)) != 0) {
-		fail(r, "pthread_create = %d", e);
+	if (!partner_start(r, &t, ponger))
 		return 0;
-	}
 	t0 = rdtsc();
 	for (int i = 0; i < n; i++) {
 		pong = 1;
@@ -243,10 +226,8 @@ static uint32_t bench_futex(struct row *r, int n)
 	t1 = rdtsc();
 	pong = 2;
 	futex_wake(&pong, 1);
-	if ((e = pthread_join(t, NULL)) != 0) {
-		fail(r, "pthread_join = %d", e);
+	if (!partner_join(r, t))
 		return 0;
-	}
 	return (uint32_t)((t1 - t0) / (uint64_t)n);
 }
 
@@ -303,22 +284,6 @@ static uint32_t bench_mutex(struct row *r, int n)
 	mutex_futex_calls += futex_calls - f0;
 	if (mutex.lock != 0) {
 		fail(r, "the mutex word is %d after unlock", mutex.lock);
-		return 0;
-	}
-	return (uint32_t)((t1 - t0) / (uint64_t)n);
-}
-
-static uint32_t bench_null(struct row *r, int n)
-{
-	uint64_t t0, t1;
-	long pid = 0;
-
-	t0 = rdtsc();
-	for (int i = 0; i < n; i++)
-		__asm__ volatile("int $0x80" : "=a"(pid) : "0"(SYS_getpid) : "memory");
-	t1 = rdtsc();
-	if (pid <= 0) {
-		fail(r, "getpid = %ld", pid);
 		return 0;
 	}
 	return (uint32_t)((t1 - t0) / (uint64_t)n);
@@ -467,7 +432,7 @@ int main(void)
 	bench_many();
 
 	printf("==== bench_pt table ====\n");
-	printf("%-46s %9s  %-8s  %-7s  %s\n", "benchmark", "ticks/op", "target", "result", "runs");
+	print_table_head();
 	for (int i = 0; i < NROWS; i++) {
 		print_row(&rows[i]);
 		if (i == R_MUTEX && !rows[i].error && rows[i].median) {
@@ -486,11 +451,7 @@ int main(void)
 		       "100000 threads, <= 50 alive: per thread", many_total / MANY, "-", "-",
 		       many_total, many_max_alive);
 	}
-	if (sleepers_left > 0)
-		printf("FAILED: %d of the %d sleeping threads did not exit once woken\n",
-		       sleepers_left, nsleepers);
-	else if (sleepers_left == 0)
-		printf("(the %d sleeping threads were then woken, and all exited)\n", nsleepers);
+	print_sleepers_end(sleepers_left, nsleepers);
 	printf("==== end of bench_pt table ====\n");
 	nfail = nerr || sleepers_left > 0;
 	return nfail ? 2 : 0;

@@ -15,25 +15,6 @@ static char stk[4][STACK] __attribute__((aligned(16)));
 
 static volatile int shared;
 
-static int quick_fn(void *arg, const struct thr_regs *r)
-{
-	(void)arg;
-	(void)r;
-	return 0;
-}
-
-/* Reaps whatever an earlier failed case left behind (up to 1 s). */
-static void reap_leftovers(void)
-{
-	for (int i = 0; i < 100; i++) {
-		long r = raw_wait4(-1, NULL, WNOHANG | __WALL, NULL);
-		if (r < 0)
-			return;
-		if (r == 0)
-			thr_sleep_ms(10);
-	}
-}
-
 /* ---- the TID, and where the child starts ---- */
 
 TEST(returns_tid_in_parent_0_in_child)
@@ -298,10 +279,10 @@ TEST(thread_same_pid_other_tid)
 /* ---- the flag rules ---- */
 
 /* A clone that must fail. Should it create a child all the same, that
- * child runs quick_fn on a stack of its own and is reaped here. */
+ * child runs thr_quick_fn on a stack of its own and is reaped here. */
 static long clone_must_fail(unsigned long flags)
 {
-	long r = thr_clone(flags, TOP(3), NULL, NULL, quick_fn, NULL);
+	long r = thr_clone(flags, TOP(3), NULL, NULL, thr_quick_fn, NULL);
 
 	if (r > 0)
 		raw_wait4(r, NULL, __WALL, NULL);
@@ -399,21 +380,21 @@ int main(void)
 	RUN(vm_child_gets_0_and_its_tid_is_returned);
 	RUN(child_starts_with_parents_registers_and_newsp);
 	RUN(newsp_0_is_the_callers_esp);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(vm_shares_memory);
 	RUN(no_vm_copies_memory);
 	RUN(files_shared);
 	RUN(files_not_shared);
 	RUN(fs_flag_accepted);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(sighand_shared);
 	RUN(sighand_not_shared);
 	RUN(thread_same_pid_other_tid);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(thread_needs_sighand);
 	RUN(sighand_needs_vm);
 	RUN(unknown_bits_einval);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(nptl_flags_together);
 	return t_exit_code();
 }

@@ -12,25 +12,6 @@
 static char stk[STACK] __attribute__((aligned(16)));
 #define STACK_TOP ((void *)(stk + STACK))
 
-static int quick_fn(void *arg, const struct thr_regs *r)
-{
-	(void)arg;
-	(void)r;
-	return 0;
-}
-
-/* Reaps whatever an earlier failed case left behind (up to 1 s). */
-static void reap_leftovers(void)
-{
-	for (int i = 0; i < 100; i++) {
-		long r = raw_wait4(-1, NULL, WNOHANG | __WALL, NULL);
-		if (r < 0)
-			return;
-		if (r == 0)
-			thr_sleep_ms(10);
-	}
-}
-
 static volatile int usr1_hits, chld_hits;
 static void on_usr1(int sig) { (void)sig; usr1_hits++; }
 static void on_chld(int sig) { (void)sig; chld_hits++; }
@@ -43,7 +24,7 @@ TEST(exit_signal_sigusr1_runs_parents_handler)
 
 	usr1_hits = 0;
 	EXPECT_EQ(thr_signal(SIGUSR1, on_usr1), 0);
-	long tid = thr_clone(CLONE_VM | SIGUSR1, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	long tid = thr_clone(CLONE_VM | SIGUSR1, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), tid);
 	EXPECT_STATUS(st, EXITED(0));
@@ -58,7 +39,7 @@ TEST(exit_signal_sigchld_runs_parents_handler)
 
 	chld_hits = 0;
 	EXPECT_EQ(thr_signal(SIGCHLD, on_chld), 0);
-	long tid = thr_clone(CLONE_VM | SIGCHLD, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	long tid = thr_clone(CLONE_VM | SIGCHLD, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);
 	thr_wait_word(&chld_hits, 1, 10000);
@@ -69,7 +50,7 @@ TEST(exit_signal_sigchld_runs_parents_handler)
 TEST(exit_signal_0_only_for_wclone)
 {
 	int st = -1;
-	long tid = thr_clone(CLONE_VM, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	long tid = thr_clone(CLONE_VM, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	/* Alive or a zombie, it is not plain wait4's: -ECHILD at once. */
@@ -77,7 +58,7 @@ TEST(exit_signal_0_only_for_wclone)
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), -ECHILD);
 	EXPECT_EQ(raw_wait4(tid, &st, __WCLONE, NULL), tid);
 	EXPECT_STATUS(st, EXITED(0));
-	tid = thr_clone(CLONE_VM, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	tid = thr_clone(CLONE_VM, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), tid);
 }
@@ -87,12 +68,12 @@ TEST(exit_signal_sigusr1_only_for_wclone_or_wall)
 	int st = -1;
 
 	EXPECT_EQ(thr_signal(SIGUSR1, on_usr1), 0);
-	long tid = thr_clone(CLONE_VM | SIGUSR1, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	long tid = thr_clone(CLONE_VM | SIGUSR1, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(-1, &st, 0, NULL), -ECHILD);
 	EXPECT_EQ(raw_wait4(-1, &st, __WALL, NULL), tid);
 	EXPECT_STATUS(st, EXITED(0));
-	tid = thr_clone(CLONE_VM | SIGUSR1, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	tid = thr_clone(CLONE_VM | SIGUSR1, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(-1, &st, WNOHANG, NULL), -ECHILD);
 	EXPECT_EQ(raw_wait4(-1, &st, __WCLONE, NULL), tid);
@@ -102,7 +83,7 @@ TEST(exit_signal_sigusr1_only_for_wclone_or_wall)
 TEST(sigchld_child_not_for_wclone)
 {
 	int st = -1;
-	long tid = thr_clone(CLONE_VM | SIGCHLD, STACK_TOP, NULL, NULL, quick_fn, NULL);
+	long tid = thr_clone(CLONE_VM | SIGCHLD, STACK_TOP, NULL, NULL, thr_quick_fn, NULL);
 
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(-1, &st, __WCLONE, NULL), -ECHILD);
@@ -114,14 +95,14 @@ TEST(sigchld_child_not_for_wclone)
 int main(void)
 {
 	RUN(exit_signal_sigusr1_runs_parents_handler);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(exit_signal_sigchld_runs_parents_handler);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(exit_signal_0_only_for_wclone);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(exit_signal_sigusr1_only_for_wclone_or_wall);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(sigchld_child_not_for_wclone);
-	reap_leftovers();
+	thr_reap_leftovers();
 	return t_exit_code();
 }

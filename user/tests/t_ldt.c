@@ -7,34 +7,13 @@
 #define T_PROG "t_ldt"
 #include "t.h"
 #include "thr.h"
+#include "udesc.h"
 
 #define STACK 16384
 static char stk[STACK] __attribute__((aligned(16)));
 
 /* LDT selector of entry i, RPL 3: index << 3 | TI (4) | 3. */
 #define LDT_SEL(i) ((unsigned)(i) * 8 | 4 | 3)
-
-static struct user_desc mk(unsigned e, unsigned base, unsigned limit, unsigned s32,
-			   unsigned contents, unsigned rx, unsigned lip, unsigned np, unsigned u)
-{
-	struct user_desc d;
-
-	memset(&d, 0, sizeof(d));
-	d.entry_number = e;
-	d.base_addr = base;
-	d.limit = limit;
-	d.seg_32bit = s32 & 1;
-	d.contents = contents & 3;
-	d.read_exec_only = rx & 1;
-	d.limit_in_pages = lip & 1;
-	d.seg_not_present = np & 1;
-	d.useable = u & 1;
-	return d;
-}
-
-#define DATA32(e, base) mk((e), (unsigned)(base), 0xfffff, 1, 0, 0, 1, 0, 0)
-#define EMPTY(e) mk((e), 0, 0, 0, 0, 1, 0, 1, 0)
-#define ZERO(e) mk((e), 0, 0, 0, 0, 0, 0, 0, 0)
 
 /* The descriptor words the seed's LDT_entry_a/b make (DPL 3, S = 1). */
 static void raw_words(const struct user_desc *d, unsigned w[2])

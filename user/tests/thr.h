@@ -1,7 +1,7 @@
 /* user/tests/thr.h - raw threads for the clone, TLS, futex and storm tests
  * (and for /bin/start-detached): a clone wrapper that runs a function on
- * a new stack, stacks, signal handlers, polling with a deadline, and
- * /proc/kstat and /proc/tasks readers.
+ * a new stack, stacks, polling with a deadline, reaping children, signal
+ * handlers, and /proc/kstat and /proc/tasks readers.
  *
  * thr_clone(flags, newsp, ptid, tls, fn, arg) is clone(2) with the
  * registers of abi.md section 4 (erratum 9: %ebx flags, %ecx newsp, %edx
@@ -123,6 +123,31 @@ static bool thr_wait_word(volatile int *w, int want, long ms)
 		raw_sched_yield();
 	}
 	return true;
+}
+
+/* ---- children ---- */
+
+/* A child that does nothing: it exits 0 at once. */
+__attribute__((unused))
+static int thr_quick_fn(void *arg, const struct thr_regs *r)
+{
+	(void)arg;
+	(void)r;
+	return 0;
+}
+
+/* Reaps whatever an earlier failed case left behind, children of any
+ * exit signal (__WALL), waiting up to 1 s for them to exit. */
+__attribute__((unused))
+static void thr_reap_leftovers(void)
+{
+	for (int i = 0; i < 100; i++) {
+		long r = raw_wait4(-1, NULL, WNOHANG | __WALL, NULL);
+		if (r < 0)
+			return;
+		if (r == 0)
+			thr_sleep_ms(10);
+	}
 }
 
 /* ---- signals ---- */
