@@ -1,32 +1,35 @@
 /* kernel/signal.c - sending, blocking and delivering signals (signal.h).
+ * The system calls are in kernel/signal_syscalls.c, the handler's frame
+ * and rt_sigreturn in arch/i386/signal_frame.c.
  *
  * The shape is Linux 2.6's kernel/signal.c, cut down to what abi.md
- * section 7 asks: no queued siginfo (a pending set is a bit mask, so a
- * second standard signal merges with the first), no job control, no
- * sigaltstack, no SA_RESTART (an interrupted call returns -EINTR).
+ * section 7 asks: a pending set is a bit mask with a few siginfo slots
+ * (a second standard signal merges with the first, whose siginfo is
+ * kept), no job control, no sigaltstack, no SA_RESTART (an interrupted
+ * call returns -EINTR).
  *
  * The life of a signal:
  *   send:    kill/tgkill/a fault/an exiting child sets a bit in a pending
  *            set - the task's own (tgkill, faults) or the group's
- *            (sighand->shared_pending: kill) - unless the signal is
- *            ignored, and wakes a task that will take it (signal_wake);
+ *            (sighand->shared_pending: kill) - and keeps its siginfo,
+ *            unless the signal is ignored, and wakes or interrupts a task
+ *            that will take it (signal_wake);
  *   notice:  signal_pending() says "a set bit is not blocked"; sleeping
  *            calls then return -EINTR, and every return to user mode
  *            (arch/i386/trap.c return_to_user_prepare) calls do_signal;
- *   deliver: do_signal takes the bit off and ignores it, ends the thread
- *            group (the default action of most signals), or builds a
- *            handler frame on the user stack (arch/i386/signal_frame.c);
- *            the handler returns through rt_sigreturn. */
+ *   deliver: do_signal takes the bit and its siginfo off and ignores it,
+ *            ends the thread group (the default action of most signals),
+ *            or builds a handler frame on the user stack
+ *            (arch/i386/signal_frame.c); the handler returns through
+ *            rt_sigreturn. */
 #include "kernel/signal.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
-#include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/trapframe.h"
-#include "arch/i386/uaccess.h"
 #include "lib/string.h"
 
 /* ---- struct sighand: an object cache, made on first use ---- */
@@ -155,6 +158,31 @@ static bool task_alive(const struct task *t)
 	return t->state != TASK_ZOMBIE && t->state != TASK_DEAD;
 }
 
+void signal_install_action(int sig, const struct k_sigaction *act,
+			   struct k_sigaction *replaced)
+{
+	struct task *self = current, *t = self;
+	struct sighand *sh = self->sighand;
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	spin_lock(&sh->lock);
+	*replaced = sh->action[sig - 1];
+	sh->action[sig - 1] = *act;
+	/* POSIX: making a pending signal ignored discards it, blocked or
+	 * not (Linux's rm_from_queue_full over the group). Its siginfo slot
+	 * goes stale with the bit (signal.h). */
+	if (action_ignores(act, sig)) {
+		sh->shared_pending.signals &= ~SIGMASK(sig);
+		do {
+			if (t->sighand == sh)
+				t->pending.signals &= ~SIGMASK(sig);
+			t = list_entry(t->thread_group.next, struct task, thread_group);
+		} while (t != self);
+	}
+	spin_unlock(&sh->lock);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 /* The sets are read without a lock here; each 32-bit half is read in one
  * access, and a bit lives in one half, so every bit seen is either its
  * old or its new value. */
@@ -175,13 +203,54 @@ bool signal_pending(struct task *t)
 	return pending && (pending & ~read_set(&t->blocked)) != 0;
 }
 
+/* ---- siginfo slots (signal.h) ---- */
+
+/* Keeps info for a signal about to be set in set (its bit is clear).
+ * Stale slots are freed first, so no old slot can come back to life with
+ * the bit. No free slot: the information is lost, not the signal. */
+static void sigpending_save(struct sigpending *set, const struct ksiginfo *info)
+{
+	struct ksiginfo *free = NULL;
+
+	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
+		struct ksiginfo *s = &set->slots[i];
+		if (s->signo && !(set->signals & SIGMASK(s->signo)))
+			s->signo = 0;
+		if (!s->signo && !free)
+			free = s;
+	}
+	if (free)
+		*free = *info;
+}
+
+/* Takes sig (pending in set) off, with its siginfo. No slot: Linux's
+ * collect_signal answers SI_USER from pid 0 ("we must have been out of
+ * queue space"). */
+static void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->signo = sig;
+	info->code = SI_USER;
+	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
+		if (set->slots[i].signo == sig) {
+			*info = set->slots[i];
+			set->slots[i].signo = 0;
+			break;
+		}
+	}
+	set->signals &= ~SIGMASK(sig);
+}
+
 /* ---- sending ---- */
 
-/* Makes t notice a signal that it does not block. A task asleep in
- * TASK_INTERRUPTIBLE is woken (its call returns -EINTR); a running one
- * sees the signal at its next return to user mode, at most a tick later
- * (Spindle sends no IPI: Linux's kick_process). TASK_UNINTERRUPTIBLE
- * sleepers are left alone.
+/* Makes t notice a signal that it does not block, as Linux's
+ * signal_wake_up: a task asleep in TASK_INTERRUPTIBLE is woken (its call
+ * returns -EINTR). One running on another CPU gets a reschedule IPI
+ * (Linux's kick_process): the interrupt brings it into the kernel, and
+ * if it was in user mode, the return path (return_to_user_prepare) finds
+ * the signal and delivers it then, not at that CPU's next tick. One in
+ * the kernel there sees it on its way out anyway; the IPI costs it
+ * nothing more. TASK_UNINTERRUPTIBLE sleepers are left alone.
  *
  * No lost wake-up: a task going to sleep stores its state, then reads
  * signal_pending() in schedule() under the run-queue lock (after that
@@ -191,41 +260,58 @@ bool signal_pending(struct task *t)
  * other's store, and wake_up_task() rechecks the state under the lock.
  * (Between our read and wake_up_task() the task could go back to sleep
  * uninterruptibly and get a spurious wake-up; sched.h has no
- * wake-up-if-still-interruptible call to close that window.) */
+ * wake-up-if-still-interruptible call to close that window.)
+ *
+ * The kick reads on_cpu and cpu without a lock, as Linux's task_curr:
+ * the pending bit is already visible (the fence), so a task that stops
+ * running after our read finds it in its own return path, and an IPI
+ * that reaches a CPU it has just left is harmless (the handler only
+ * EOIs; trap.c). The IPI is sent after the fence and the store it
+ * orders: the interrupt cannot overtake the bit (SDM Vol. 3A 10.6: the
+ * ICR write that sends it is itself a store, in order with ours). */
 static void signal_wake(struct task *t)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (t->state == TASK_INTERRUPTIBLE)
-		wake_up_task(t);
+	if (t->state == TASK_INTERRUPTIBLE && wake_up_task(t))
+		return;
+	if (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE)) {
+		int cpu = __atomic_load_n(&t->cpu, __ATOMIC_RELAXED);
+		if (cpu != current_thread_info()->cpu)
+			arch_send_reschedule(cpu);
+	}
 }
 
-/* Sets sig in set for t; false if there is nothing to tell anyone.
- * sighand->lock held. As Linux's sig_ignored: an ignored signal is
- * dropped at once unless t blocks it (the action may change before it is
- * unblocked). A signal already pending merges. */
+/* Sets info's signal in set for t, with its siginfo; false if there is
+ * nothing to tell anyone. sighand->lock held. As Linux's sig_ignored: an
+ * ignored signal is dropped at once unless t blocks it (the action may
+ * change before it is unblocked). A signal already pending merges and
+ * keeps the first siginfo (Linux's legacy_queue). */
 static bool queue_signal_locked(struct sighand *sh, struct sigpending *set,
-				struct task *t, int sig)
+				struct task *t, const struct ksiginfo *info)
 {
+	int sig = info->signo;
 	uint64_t m = SIGMASK(sig);
 
 	if (!(t->blocked & m) && action_ignores(&sh->action[sig - 1], sig))
 		return false;
 	if (set->signals & m)
 		return false;
+	sigpending_save(set, info);
 	set->signals |= m;
 	return true;
 }
 
-int send_signal_task(struct task *t, int sig)
+int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 {
 	struct sighand *sh = t->sighand;
+	int sig = info->signo;
 	uint32_t flags;
 	bool wake;
 
 	if (sig < 1 || sig > SIG_MAX || !sh)
 		return 0;
 	flags = spin_lock_irqsave(&sh->lock);
-	wake = queue_signal_locked(sh, &t->pending, t, sig) && !(t->blocked & SIGMASK(sig));
+	wake = queue_signal_locked(sh, &t->pending, t, info) && !(t->blocked & SIGMASK(sig));
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (wake)
 		signal_wake(t);
@@ -240,10 +326,11 @@ static bool wants_signal(const struct task *t, const struct sighand *sh, int sig
 	       t->state != TASK_UNINTERRUPTIBLE;
 }
 
-int send_signal_group(struct task *g, int sig)
+int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 {
 	struct task *t = g, *target = NULL;
 	struct sighand *sh = NULL;
+	int sig = info->signo;
 	uint32_t flags;
 
 	if (sig < 1 || sig > SIG_MAX)
@@ -261,7 +348,7 @@ int send_signal_group(struct task *g, int sig)
 		return 0;               /* a dead group: Linux also says 0 */
 
 	flags = spin_lock_irqsave(&sh->lock);
-	if (queue_signal_locked(sh, &sh->shared_pending, t, sig)) {
+	if (queue_signal_locked(sh, &sh->shared_pending, t, info)) {
 		/* Linux's complete_signal: g itself if it can take the
 		 * signal, else the first thread of the group that can. If
 		 * none can, it waits, pending, until one unblocks it. */
@@ -280,9 +367,65 @@ int send_signal_group(struct task *g, int sig)
 	return 0;
 }
 
-void force_signal(struct task *t, int sig)
+void exit_siginfo(const struct task *zombie, struct ksiginfo *info)
+{
+	int code = zombie->exit_code;
+
+	memset(info, 0, sizeof(*info));
+	info->signo = zombie->exit_signal;
+	info->pid = zombie->tid;
+	/* The wait status (abi.md section 3): a signal number in the low 7
+	 * bits, else the exit code in bits 8..15. No core dumps, so never
+	 * CLD_DUMPED. */
+	if (code & 0x7f) {
+		info->code = CLD_KILLED;
+		info->status = code & 0x7f;
+	} else {
+		info->code = CLD_EXITED;
+		info->status = (code >> 8) & 0xff;
+	}
+}
+
+/* A signal from the kernel itself. The exit signal is recognised here
+ * because wait.c's notify_parent_locked sends it through
+ * send_signal_group(parent, exit_signal) while current is the task that
+ * has just become a zombie (kernel/exit.c do_exit); for the rarer
+ * notification of a zombie that is reparented (current is then its old
+ * parent) it stays SI_KERNEL. tasklist_lock is held on that path, so
+ * current's parent and state are stable. */
+static void kernel_siginfo(const struct task *to, int sig, struct ksiginfo *info)
+{
+	const struct task *self = current;
+
+	if (self->state == TASK_ZOMBIE && self->parent == to && sig == self->exit_signal) {
+		exit_siginfo(self, info);
+		return;
+	}
+	memset(info, 0, sizeof(*info));
+	info->signo = sig;
+	info->code = SI_KERNEL;
+}
+
+int send_signal_task(struct task *t, int sig)
+{
+	struct ksiginfo info;
+
+	kernel_siginfo(t, sig, &info);
+	return send_signal_task_info(t, &info);
+}
+
+int send_signal_group(struct task *g, int sig)
+{
+	struct ksiginfo info;
+
+	kernel_siginfo(g, sig, &info);
+	return send_signal_group_info(g, &info);
+}
+
+void force_signal_info(struct task *t, const struct ksiginfo *info)
 {
 	struct sighand *sh = t->sighand;
+	int sig = info->signo;
 	struct k_sigaction *ka;
 	uint32_t flags;
 
@@ -290,16 +433,31 @@ void force_signal(struct task *t, int sig)
 		return;
 	/* Linux's force_sig_info: a fault that is blocked or ignored would
 	 * return to the same instruction and fault forever, so the signal
-	 * goes back to SIG_DFL and is unblocked: the task dies of it. */
+	 * goes back to SIG_DFL and is unblocked: the task dies of it. If the
+	 * signal is pending already, that one's siginfo stays (as
+	 * send_signal: the first of a standard signal wins). */
 	flags = spin_lock_irqsave(&sh->lock);
 	ka = &sh->action[sig - 1];
 	if (ka->handler == SIG_IGN || (t->blocked & SIGMASK(sig))) {
 		ka->handler = SIG_DFL;
 		t->blocked &= ~SIGMASK(sig);
 	}
-	t->pending.signals |= SIGMASK(sig);
+	if (!(t->pending.signals & SIGMASK(sig))) {
+		sigpending_save(&t->pending, info);
+		t->pending.signals |= SIGMASK(sig);
+	}
 	spin_unlock_irqrestore(&sh->lock, flags);
 	signal_wake(t);
+}
+
+void force_signal(struct task *t, int sig)
+{
+	struct ksiginfo info;
+
+	memset(&info, 0, sizeof(info));
+	info.signo = sig;
+	info.code = SI_KERNEL;
+	force_signal_info(t, &info);
 }
 
 void force_sigsegv(int sig)
@@ -340,27 +498,27 @@ static int lowest_signal(uint64_t set)
 	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
 }
 
-/* Takes the next signal to deliver off its set, or returns 0. SIGKILL
- * first: when a group is being torn down (do_group_exit sends it to
- * every other thread) no handler should run before it. Then, as Linux's
- * dequeue_signal, the task's own set before the group's, lowest number
- * first. sighand->lock held. */
-static int dequeue_signal_locked(struct task *t, struct sighand *sh)
+/* Takes the next signal to deliver off its set, with its siginfo, or
+ * returns 0. SIGKILL first: when a group is being torn down
+ * (do_group_exit sends it to every other thread) no handler should run
+ * before it. Then, as Linux's dequeue_signal, the task's own set before
+ * the group's, lowest number first. sighand->lock held. */
+static int dequeue_signal_locked(struct task *t, struct sighand *sh, struct ksiginfo *info)
 {
-	uint64_t *sets[2] = { &t->pending.signals, &sh->shared_pending.signals };
+	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
 	uint64_t allowed = ~t->blocked;
 
 	for (int i = 0; i < 2; i++) {
-		if (*sets[i] & SIGMASK(SIGKILL)) {
-			*sets[i] &= ~SIGMASK(SIGKILL);
+		if (sets[i]->signals & SIGMASK(SIGKILL)) {
+			sigpending_collect(sets[i], SIGKILL, info);
 			return SIGKILL;
 		}
 	}
 	for (int i = 0; i < 2; i++) {
-		uint64_t ready = *sets[i] & allowed;
+		uint64_t ready = sets[i]->signals & allowed;
 		if (ready) {
 			int sig = lowest_signal(ready);
-			*sets[i] &= ~SIGMASK(sig);
+			sigpending_collect(sets[i], sig, info);
 			return sig;
 		}
 	}
@@ -372,6 +530,7 @@ void do_signal(struct trapframe *tf)
 	struct task *t = current;
 	struct sighand *sh = t->sighand;
 	struct k_sigaction ka;
+	struct ksiginfo info;
 	uint64_t oldmask, mask;
 	uint32_t flags;
 	int sig;
@@ -382,7 +541,7 @@ void do_signal(struct trapframe *tf)
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	sti();
 	flags = spin_lock_irqsave(&sh->lock);
-	sig = dequeue_signal_locked(t, sh);
+	sig = dequeue_signal_locked(t, sh, &info);
 	if (!sig) {
 		/* Another thread took the group's signal first. */
 		spin_unlock_irqrestore(&sh->lock, flags);
@@ -401,7 +560,7 @@ void do_signal(struct trapframe *tf)
 		 * number (abi.md section 3; no core dump bit). */
 		do_group_exit(sig);
 	}
-	if (setup_rt_frame(sig, &ka, oldmask, tf) < 0) {
+	if (setup_rt_frame(&info, &ka, oldmask, tf) < 0) {
 		kprintf("pid %d (%s): cannot write the frame of signal %d at esp=0x%08x: SIGSEGV\n",
 			t->tgid, t->comm, sig, tf->esp);
 		force_sigsegv(sig);
@@ -414,190 +573,4 @@ void do_signal(struct trapframe *tf)
 	if (!(ka.flags & SA_NODEFER))
 		mask |= SIGMASK(sig);
 	signal_set_blocked(t->blocked | mask);
-}
-
-/* ---- system calls ---- */
-
-static bool valid_signal(int sig)
-{
-	return sig >= 0 && sig <= SIG_MAX;
-}
-
-/* Installs act as sig's action, returning the one it replaced. POSIX:
- * making a pending signal ignored discards it, blocked or not (Linux's
- * rm_from_queue_full over the group). */
-static void install_action(int sig, const struct k_sigaction *act,
-			   struct k_sigaction *replaced)
-{
-	struct task *self = current, *t = self;
-	struct sighand *sh = self->sighand;
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-
-	spin_lock(&sh->lock);
-	*replaced = sh->action[sig - 1];
-	sh->action[sig - 1] = *act;
-	if (action_ignores(act, sig)) {
-		sh->shared_pending.signals &= ~SIGMASK(sig);
-		do {
-			if (t->sighand == sh)
-				t->pending.signals &= ~SIGMASK(sig);
-			t = list_entry(t->thread_group.next, struct task, thread_group);
-		} while (t != self);
-	}
-	spin_unlock(&sh->lock);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-}
-
-SYSCALL(SYS_rt_sigaction, rt_sigaction)
-{
-	int sig = (int)arg[0];
-	uint32_t uact = arg[1], uoact = arg[2];
-	struct sighand *sh = current->sighand;
-	struct k_sigaction act, old, replaced;
-	uint32_t flags;
-
-	if (arg[3] != sizeof(uint64_t) || sig < 1 || sig > SIG_MAX || !sh)
-		return -EINVAL;
-	if (uact && (sig == SIGKILL || sig == SIGSTOP))
-		return -EINVAL;
-	if (uact && copy_from_user(&act, uact, sizeof(act)))
-		return -EFAULT;
-	/* The old action is written out before the new one is installed,
-	 * so a bad oact changes nothing. (Linux 2.6 installs first and may
-	 * then fail with -EFAULT having changed the action.) */
-	if (uoact) {
-		flags = spin_lock_irqsave(&sh->lock);
-		old = sh->action[sig - 1];
-		spin_unlock_irqrestore(&sh->lock, flags);
-		if (copy_to_user(uoact, &old, sizeof(old)))
-			return -EFAULT;
-	}
-	if (uact) {
-		/* Linux's do_sigaction: the handler's mask never blocks
-		 * SIGKILL or SIGSTOP. */
-		act.mask[0] &= ~(unsigned long)SIG_UNBLOCKABLE;
-		install_action(sig, &act, &replaced);
-		/* Another thread changed it in between: report what was
-		 * really replaced (the pointer was just written to). */
-		if (uoact && memcmp(&replaced, &old, sizeof(old)) != 0)
-			(void)copy_to_user(uoact, &replaced, sizeof(replaced));
-	}
-	return 0;
-}
-
-SYSCALL(SYS_rt_sigprocmask, rt_sigprocmask)
-{
-	int how = (int)arg[0];
-	uint32_t uset = arg[1], uoset = arg[2];
-	uint64_t old = current->blocked, set, mask;
-
-	if (arg[3] != sizeof(uint64_t))
-		return -EINVAL;
-	/* Linux's order: the new mask is in force before oset is written,
-	 * and a bad how only matters when there is a set. */
-	if (uset) {
-		if (copy_from_user(&set, uset, sizeof(set)))
-			return -EFAULT;
-		switch (how) {
-		case SIG_BLOCK:   mask = old | set; break;
-		case SIG_UNBLOCK: mask = old & ~set; break;
-		case SIG_SETMASK: mask = set; break;
-		default:          return -EINVAL;
-		}
-		signal_set_blocked(mask);
-	}
-	if (uoset && copy_to_user(uoset, &old, sizeof(old)))
-		return -EFAULT;
-	return 0;
-}
-
-/* kill(pid > 0) and kill(0): the group of task `pid` (any of its
- * threads' ids names it, as on Linux). sig 0 only checks that it is
- * there. A zombie is there (Linux answers 0 and sends nothing). */
-static long kill_group(int pid, int sig)
-{
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = pid ? task_find(pid) : current;
-	long err = 0;
-
-	if (!t || t->state == TASK_DEAD)
-		err = -ESRCH;
-	else if (sig)
-		send_signal_group(t, sig);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return err;
-}
-
-/* The one task of t's group that stands for it in kill(-1): the live
- * member with a sighand and the lowest tid. tasklist_lock held. */
-static bool group_representative(struct task *t)
-{
-	struct task *o = t;
-
-	do {
-		if (o != t && o->tid < t->tid && o->sighand && task_alive(o))
-			return false;
-		o = list_entry(o->thread_group.next, struct task, thread_group);
-	} while (o != t);
-	return true;
-}
-
-/* kill(-1): every process but pid 1 and the caller's own (Linux's
- * kill_something_info); kernel threads, which take no signals, are not
- * counted. -ESRCH if there was nobody. */
-static long kill_all(int sig)
-{
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct list *pos;
-	int count = 0;
-
-	list_for_each(pos, &all_tasks) {
-		struct task *t = list_entry(pos, struct task, all_link);
-		if (t->tgid <= 1 || t->tgid == current->tgid || !t->sighand ||
-		    !task_alive(t) || !group_representative(t))
-			continue;
-		count++;
-		if (sig)
-			send_signal_group(t, sig);
-	}
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return count ? 0 : -ESRCH;
-}
-
-/* Spindle has no process groups (no setpgid/setsid). kill(0, sig), "my
- * process group", reaches the caller's own process; kill(-pgid, sig)
- * names a group that cannot exist: -ESRCH, as Linux answers for a
- * process group with no members. */
-SYSCALL(SYS_kill, kill)
-{
-	int pid = (int)arg[0], sig = (int)arg[1];
-
-	if (!valid_signal(sig))
-		return -EINVAL;
-	if (pid >= 0)
-		return kill_group(pid, sig);
-	if (pid == -1)
-		return kill_all(sig);
-	return -ESRCH;
-}
-
-/* tgkill(tgid, tid, sig): one thread, which must be in group tgid (so a
- * recycled tid cannot hit a stranger: the reason tgkill replaced tkill). */
-SYSCALL(SYS_tgkill, tgkill)
-{
-	int tgid = (int)arg[0], tid = (int)arg[1], sig = (int)arg[2];
-	uint32_t flags;
-	struct task *t;
-	long err = 0;
-
-	if (tgid <= 0 || tid <= 0 || !valid_signal(sig))
-		return -EINVAL;
-	flags = spin_lock_irqsave(&tasklist_lock);
-	t = task_find(tid);
-	if (!t || t->tgid != tgid || t->state == TASK_DEAD)
-		err = -ESRCH;
-	else if (sig)
-		send_signal_task(t, sig);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return err;
 }

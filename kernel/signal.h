@@ -3,7 +3,15 @@
  * Signals 1..63 are bits of a 64-bit set (bit sig-1). Pending signals are
  * per task (tgkill, faults) and per thread group (kill); handlers are per
  * group through the shared struct sighand (CLONE_SIGHAND). Standard
- * signals do not queue: a second SIGCHLD while one is pending merges.
+ * signals do not queue: a second SIGCHLD while one is pending merges,
+ * and the first one's siginfo is the one delivered (Linux's legacy_queue;
+ * Spindle merges real-time signals the same way).
+ *
+ * Each pending set keeps the siginfo of its signals in a few slots
+ * (SIGQUEUE_SLOTS), Linux's sigqueue list bounded as RLIMIT_SIGPENDING
+ * bounds it. When the slots are full the signal is still sent, with its
+ * information lost: it arrives as SI_USER with si_pid 0, what Linux's
+ * collect_signal reports for a signal that found no queue space.
  *
  * Simplification: Linux keeps the group's pending set in signal_struct,
  * which exactly the thread group shares. Spindle has no signal_struct, so
@@ -49,8 +57,26 @@
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
 
+/* What a signal tells its SA_SIGINFO handler: Linux's kernel_siginfo,
+ * cut to the fields Spindle fills. arch/i386/signal_frame.c lays it out
+ * as the user's struct siginfo, choosing pid or addr by signal and code
+ * as Linux's siginfo_layout does (they share one word there). */
+struct ksiginfo {
+	int signo;
+	int code;               /* SI_USER, SI_TKILL, SI_KERNEL, SEGV_MAPERR.. */
+	int pid;                /* the sender's tgid (kill), or the child's tid */
+	uint32_t addr;          /* faults: si_addr (CR2 for a page fault) */
+	int status;             /* SIGCHLD: exit code or killing signal */
+};
+
+/* Pending signals with the siginfo of each in slots[]: a slot holds
+ * info for slots[i].signo while that signal's bit is set. A slot whose
+ * bit was cleared without it (signal_install_action dropping ignored ones,
+ * or a test writing `signals` directly) is stale and reused. */
+#define SIGQUEUE_SLOTS 8
 struct sigpending {
 	uint64_t signals;
+	struct ksiginfo slots[SIGQUEUE_SLOTS];
 };
 
 struct sighand {
@@ -75,20 +101,37 @@ int sighand_unshare(struct task *t);
  * handlers are reset in place all the same). */
 int signals_exec_reset(struct task *t);
 
-/* Sends sig to one task (tgkill, faults) or to its whole group (kill);
- * 0 always (a task without sighand - a kernel thread, a reaped zombie -
- * quietly gets nothing, as Linux). The caller keeps t alive: current, or
- * tasklist_lock held. send_signal_group walks t's thread group, so it
- * must be called with tasklist_lock held. */
+/* Sends info->signo with info to one task (tgkill, faults) or to its
+ * whole group (kill); 0 always (a task without sighand - a kernel thread,
+ * a reaped zombie - quietly gets nothing, as Linux). The caller keeps t
+ * alive: current, or tasklist_lock held. The group form walks t's thread
+ * group, so it must be called with tasklist_lock held. A task running in
+ * user mode on another CPU is interrupted at once (a reschedule IPI). */
+int send_signal_task_info(struct task *t, const struct ksiginfo *info);
+int send_signal_group_info(struct task *t, const struct ksiginfo *info);
+/* The same for a signal the kernel sends on its own: SI_KERNEL (Linux's
+ * SEND_SIG_PRIV), except the exit signal a new zombie sends its parent,
+ * which carries exit_siginfo(). */
 int send_signal_task(struct task *t, int sig);
 int send_signal_group(struct task *t, int sig);
-/* A synchronous fault in user mode: unblock and, if ignored, reset sig so
- * the task cannot loop on the faulting instruction, then send it. */
+/* The siginfo of zombie's exit signal (Linux's do_notify_parent):
+ * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
+void exit_siginfo(const struct task *zombie, struct ksiginfo *info);
+/* A synchronous fault in user mode: unblock and, if ignored, reset the
+ * signal so the task cannot loop on the faulting instruction, then send
+ * it (the _info form with the fault's siginfo; the plain one SI_KERNEL). */
+void force_signal_info(struct task *t, const struct ksiginfo *info);
 void force_signal(struct task *t, int sig);
 /* A signal frame could not be written or read back: SIGSEGV for current,
  * with SIGSEGV's own handler reset first if sig was SIGSEGV (so a bad
  * stack ends the task instead of looping; Linux's force_sigsegv). */
 void force_sigsegv(int sig);
+
+/* rt_sigaction's change: act becomes sig's action for current's sighand,
+ * *replaced gets the old one. A signal that act ignores is discarded
+ * from every pending set of the group, blocked or not (POSIX). */
+void signal_install_action(int sig, const struct k_sigaction *act,
+			   struct k_sigaction *replaced);
 
 bool signal_pending(struct task *t);        /* deliverable now */
 /* On the way back to user mode: deliver one pending signal, building a

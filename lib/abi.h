@@ -115,6 +115,20 @@ struct timespec {
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
 
+/* siginfo si_code values (Linux's asm-generic/siginfo.h): who sent a
+ * signal, or what fault or child event it reports. */
+#define SI_USER      0          /* kill() */
+#define SI_KERNEL    0x80       /* the kernel, with no more to say */
+#define SI_TKILL     (-6)       /* tkill()/tgkill() */
+#define ILL_ILLOPN   2          /* SIGILL: illegal operand (#UD) */
+#define FPE_INTDIV   1          /* SIGFPE: integer divide by zero (#DE) */
+#define SEGV_MAPERR  1          /* SIGSEGV: address not mapped */
+#define SEGV_ACCERR  2          /* SIGSEGV: mapped, access not allowed */
+#define BUS_ADRALN   1          /* SIGBUS: misaligned address (#AC) */
+#define TRAP_BRKPT   1          /* SIGTRAP: breakpoint (#DB) */
+#define CLD_EXITED   1          /* SIGCHLD: the child called exit */
+#define CLD_KILLED   2          /* SIGCHLD: a signal killed it */
+
 struct k_sigaction {            /* the kernel's struct sigaction */
 	void *handler;
 	unsigned long flags;

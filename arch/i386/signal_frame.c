@@ -33,8 +33,41 @@ static const uint8_t sigreturn_code[8] = {
 };
 _Static_assert(SYS_rt_sigreturn < 256, "the trampoline holds the number in one byte");
 
+/* Linux's siginfo_layout: a code of the kernel's own (> 0, but not the
+ * catch-all SI_KERNEL) on a fault signal means the _sigfault member,
+ * si_addr; anything else is a sender's _kill (pid, uid) or, for an exit
+ * signal, _sigchld, which extends it with si_status. */
+static bool fault_layout(const struct ksiginfo *info)
+{
+	if (info->code <= 0 || info->code == SI_KERNEL)
+		return false;
+	switch (info->signo) {
+	case SIGILL:
+	case SIGFPE:
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGTRAP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void copy_siginfo(struct siginfo *to, const struct ksiginfo *from)
+{
+	to->si_signo = from->signo;
+	to->si_code = from->code;
+	if (fault_layout(from)) {
+		to->u.fault.addr = from->addr;
+		return;
+	}
+	to->u.chld.pid = from->pid;
+	to->u.chld.uid = 0;                     /* Spindle has no users */
+	to->u.chld.status = from->status;       /* 0 but for exit signals */
+}
+
 static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
-			    uint64_t oldmask)
+			    const struct ksiginfo *info, uint64_t oldmask)
 {
 	sc->gs = (uint16_t)tf->gs;
 	sc->fs = (uint16_t)tf->fs;
@@ -49,8 +82,11 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
 	sc->ecx = tf->ecx;
 	sc->eax = tf->eax;
 	/* The trap this delivery ends: 0x80 for a call, the exception
-	 * vector for a fault. No fault address is kept per task, so cr2
-	 * (and si_addr) stay 0. */
+	 * vector for a fault (with its error code: for #PF the P, W/R and
+	 * U/S bits, SDM Vol. 3A 4.7), the interrupt's vector when it came
+	 * in on a timer tick or a reschedule IPI. A fault is delivered on
+	 * the return from its own trap, so a fault's frame says its own
+	 * vector, as Linux's thread.trap_nr does. */
 	sc->trapno = tf->trapno;
 	sc->err = tf->err;
 	sc->eip = tf->eip;
@@ -60,12 +96,19 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
 	sc->ss = (uint16_t)tf->ss;
 	sc->fpstate = 0;                /* the kernel saves no FPU state */
 	sc->oldmask = (uint32_t)oldmask;
-	sc->cr2 = 0;
+	/* Linux reports the faulting address of a bad user page fault in
+	 * cr2 (thread.cr2, saved from CR2 as the fault happened: SDM Vol.
+	 * 3A 6.15, #PF). Spindle keeps it in the SIGSEGV's siginfo, so the
+	 * frame of that SIGSEGV has it; other frames say 0 (Linux's would
+	 * repeat the thread's last bad page fault). */
+	sc->cr2 = (info->signo == SIGSEGV &&
+		   (info->code == SEGV_MAPERR || info->code == SEGV_ACCERR)) ? info->addr : 0;
 }
 
-int setup_rt_frame(int sig, const struct k_sigaction *ka, uint64_t oldmask,
-		   struct trapframe *tf)
+int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
+		   uint64_t oldmask, struct trapframe *tf)
 {
+	int sig = info->signo;
 	struct rt_sigframe f;
 	/* Linux's get_sigframe: below the interrupted stack, aligned as the
 	 * i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0, the
@@ -80,10 +123,9 @@ int setup_rt_frame(int sig, const struct k_sigaction *ka, uint64_t oldmask,
 	f.sig = sig;
 	f.pinfo = sp + FRAME_OFF(info);
 	f.puc = sp + FRAME_OFF(uc);
-	f.info.si_signo = sig;
-	f.info.si_code = SI_USER;
+	copy_siginfo(&f.info, info);
 	f.uc.uc_stack.ss_flags = SS_DISABLE;
-	save_sigcontext(&f.uc.uc_mcontext, tf, oldmask);
+	save_sigcontext(&f.uc.uc_mcontext, tf, info, oldmask);
 	f.uc.uc_sigmask[0] = (uint32_t)oldmask;
 	f.uc.uc_sigmask[1] = (uint32_t)(oldmask >> 32);
 	memcpy(f.retcode, sigreturn_code, sizeof(f.retcode));

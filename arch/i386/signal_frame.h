@@ -28,20 +28,23 @@
 
 struct trapframe;
 
-/* siginfo si_code values (Linux). Pending sets do not queue, so the
- * sender is not remembered: every frame says SI_USER with pid 0. */
-#define SI_USER   0
-#define SI_KERNEL 0x80
-#define SI_TKILL  (-6)
-
+/* Linux i386's struct siginfo (SI_MAX_SIZE 128): si_signo, si_errno,
+ * si_code, then a union whose member the signal and code choose (Linux's
+ * siginfo_layout; the si_code values are lib/abi.h's). */
 struct siginfo {
 	int si_signo;
 	int si_errno;
 	int si_code;
 	union {
 		int pad[29];                    /* 128 bytes in all */
-		struct { int pid; uint32_t uid; } kill;
-		struct { uint32_t addr; } fault;
+		struct { int pid; uint32_t uid; } kill;         /* SI_USER, SI_TKILL */
+		struct { uint32_t addr; } fault;                /* SIGSEGV.. codes > 0 */
+		struct {                                        /* SIGCHLD, CLD_* */
+			int pid;
+			uint32_t uid;
+			int status;
+			long utime, stime;
+		} chld;
 	} u;
 };
 
@@ -95,6 +98,11 @@ SIGFRAME_CHECK(rt_sigframe, uc, 144);
 SIGFRAME_CHECK(rt_sigframe, uc.uc_mcontext, 164);
 SIGFRAME_CHECK(rt_sigframe, uc.uc_sigmask, 252);
 SIGFRAME_CHECK(rt_sigframe, retcode, 260);
+SIGFRAME_CHECK(siginfo, si_code, 8);
+SIGFRAME_CHECK(siginfo, u.kill.pid, 12);
+SIGFRAME_CHECK(siginfo, u.fault.addr, 12);
+SIGFRAME_CHECK(siginfo, u.chld.uid, 16);
+SIGFRAME_CHECK(siginfo, u.chld.status, 20);
 SIGFRAME_CHECK(sigcontext, edi, 16);
 SIGFRAME_CHECK(sigcontext, eax, 44);
 SIGFRAME_CHECK(sigcontext, trapno, 48);
@@ -112,10 +120,13 @@ _Static_assert(sizeof(struct ucontext) == 116, "ucontext is 116 bytes");
 _Static_assert(sizeof(struct rt_sigframe) == 268, "rt_sigframe is 268 bytes");
 #undef SIGFRAME_CHECK
 
-/* Builds sig's frame on the user stack of tf and points tf at the
- * handler; oldmask is the mask rt_sigreturn puts back. 0, or -EFAULT
- * when the stack cannot be written (tf is then left as it was). */
-int setup_rt_frame(int sig, const struct k_sigaction *ka, uint64_t oldmask,
-		   struct trapframe *tf);
+struct ksiginfo;
+
+/* Builds the frame of info's signal, with info as its siginfo, on the
+ * user stack of tf and points tf at the handler; oldmask is the mask
+ * rt_sigreturn puts back. 0, or -EFAULT when the stack cannot be written
+ * (tf is then left as it was). */
+int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
+		   uint64_t oldmask, struct trapframe *tf);
 
 #endif

@@ -114,15 +114,65 @@ static const char *signal_name(int sig)
 }
 
 /* A fault in user mode ends only that process (or runs its handler):
- * one line on the console, then the signal. */
+ * one line on the console, then the signal. addr is CR2 for a page
+ * fault, the eip otherwise. The siginfo is Linux/i386's (traps.c and
+ * fault.c of 2.6, unchanged since in these points):
+ *   #PF  SIGSEGV SEGV_MAPERR when no area covers the address (a kernel
+ *        address included: do_page_fault's bad_area_nosemaphore), else
+ *        SEGV_ACCERR (an area that forbids this access); si_addr = CR2,
+ *        which the frame's sigcontext.cr2 repeats (signal_frame.c);
+ *   #DE  SIGFPE FPE_INTDIV, si_addr = eip (a quotient overflow too:
+ *        the CPU raises #DE for both, SDM Vol. 3A 6.15);
+ *   #UD  SIGILL ILL_ILLOPN, si_addr = eip;
+ *   #DB  SIGTRAP TRAP_BRKPT, si_addr = eip (send_sigtrap);
+ *   #AC  SIGBUS BUS_ADRALN, si_addr 0;
+ *   the rest - #GP, int3, into, bound, #TS/#NP/#SS - force_sig() in
+ *        Linux, that is SI_KERNEL with si_addr 0. (Linux decodes the FPU
+ *        status of #MF/#XM into FPE_FLT*; Spindle keeps no FPU state and
+ *        says SI_KERNEL.)
+ * The fault's trapno and error code reach the frame through tf. */
 static void user_fault(struct trapframe *tf, uint32_t addr)
 {
 	struct task *t = current;
-	int sig = exception_signal(tf->trapno);
+	struct ksiginfo info = { .signo = exception_signal(tf->trapno), .code = SI_KERNEL };
+	struct vma *v = NULL;
 
+	switch (tf->trapno) {
+	case T_PGFLT:
+		if (t->mm && addr < USER_TOP) {
+			/* The areas are sorted (vm.h): the first that ends
+			 * above addr is the only one that may hold it. */
+			spin_lock(&t->mm->lock);
+			for (v = t->mm->vmas; v && v->end <= addr; v = v->next)
+				;
+			if (v && v->start > addr)
+				v = NULL;
+			spin_unlock(&t->mm->lock);
+		}
+		info.code = v ? SEGV_ACCERR : SEGV_MAPERR;
+		info.addr = addr;
+		break;
+	case T_DIVIDE:
+		info.code = FPE_INTDIV;
+		info.addr = tf->eip;
+		break;
+	case T_ILLOP:
+		info.code = ILL_ILLOPN;
+		info.addr = tf->eip;
+		break;
+	case T_DEBUG:
+		info.code = TRAP_BRKPT;
+		info.addr = tf->eip;
+		break;
+	case T_ALIGN:
+		info.code = BUS_ADRALN;
+		break;
+	default:
+		break;
+	}
 	kprintf("pid %d (%s): %s at eip=0x%08x addr=0x%08x\n", t->tgid, t->comm,
-		signal_name(sig), tf->eip, addr);
-	force_signal(t, sig);
+		signal_name(info.signo), tf->eip, addr);
+	force_signal_info(t, &info);
 }
 
 static void page_fault(struct trapframe *tf)

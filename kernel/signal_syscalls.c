@@ -1,0 +1,190 @@
+/* kernel/signal_syscalls.c - the signal system calls of abi.md section 3:
+ * rt_sigaction, rt_sigprocmask, kill and tgkill. They check and copy
+ * their arguments and call kernel/signal.c, which owns the pending sets;
+ * rt_sigreturn unwinds a frame of arch/i386/signal_frame.c and lives
+ * there. What a sender puts in the siginfo is Linux's: kill() says
+ * SI_USER, tgkill() SI_TKILL, both with the sender's process id (si_uid
+ * is 0: Spindle has no users). */
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "arch/i386/uaccess.h"
+#include "lib/string.h"
+
+static bool valid_signal(int sig)
+{
+	return sig >= 0 && sig <= SIG_MAX;
+}
+
+/* The siginfo of a signal current sends by a system call (Linux's
+ * kill_pid_info / do_tkill). */
+static void sender_siginfo(int sig, int code, struct ksiginfo *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->signo = sig;
+	info->code = code;
+	info->pid = current->tgid;
+}
+
+static bool task_alive(const struct task *t)
+{
+	return t->state != TASK_ZOMBIE && t->state != TASK_DEAD;
+}
+
+SYSCALL(SYS_rt_sigaction, rt_sigaction)
+{
+	int sig = (int)arg[0];
+	uint32_t uact = arg[1], uoact = arg[2];
+	struct sighand *sh = current->sighand;
+	struct k_sigaction act, old, replaced;
+	uint32_t flags;
+
+	if (arg[3] != sizeof(uint64_t) || sig < 1 || sig > SIG_MAX || !sh)
+		return -EINVAL;
+	if (uact && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
+		return -EFAULT;
+	/* The old action is written out before the new one is installed,
+	 * so a bad oact changes nothing. (Linux 2.6 installs first and may
+	 * then fail with -EFAULT having changed the action.) */
+	if (uoact) {
+		flags = spin_lock_irqsave(&sh->lock);
+		old = sh->action[sig - 1];
+		spin_unlock_irqrestore(&sh->lock, flags);
+		if (copy_to_user(uoact, &old, sizeof(old)))
+			return -EFAULT;
+	}
+	if (uact) {
+		/* Linux's do_sigaction: the handler's mask never blocks
+		 * SIGKILL or SIGSTOP. */
+		act.mask[0] &= ~(unsigned long)SIG_UNBLOCKABLE;
+		signal_install_action(sig, &act, &replaced);
+		/* Another thread changed it in between: report what was
+		 * really replaced (the pointer was just written to). */
+		if (uoact && memcmp(&replaced, &old, sizeof(old)) != 0)
+			(void)copy_to_user(uoact, &replaced, sizeof(replaced));
+	}
+	return 0;
+}
+
+SYSCALL(SYS_rt_sigprocmask, rt_sigprocmask)
+{
+	int how = (int)arg[0];
+	uint32_t uset = arg[1], uoset = arg[2];
+	uint64_t old = current->blocked, set, mask;
+
+	if (arg[3] != sizeof(uint64_t))
+		return -EINVAL;
+	/* Linux's order: the new mask is in force before oset is written,
+	 * and a bad how only matters when there is a set. */
+	if (uset) {
+		if (copy_from_user(&set, uset, sizeof(set)))
+			return -EFAULT;
+		switch (how) {
+		case SIG_BLOCK:   mask = old | set; break;
+		case SIG_UNBLOCK: mask = old & ~set; break;
+		case SIG_SETMASK: mask = set; break;
+		default:          return -EINVAL;
+		}
+		signal_set_blocked(mask);
+	}
+	if (uoset && copy_to_user(uoset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+/* kill(pid > 0) and kill(0): the group of task `pid` (any of its
+ * threads' ids names it, as on Linux). sig 0 only checks that it is
+ * there. A zombie is there (Linux answers 0 and sends nothing). */
+static long kill_group(int pid, const struct ksiginfo *info)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct task *t = pid ? task_find(pid) : current;
+	long err = 0;
+
+	if (!t || t->state == TASK_DEAD)
+		err = -ESRCH;
+	else if (info->signo)
+		send_signal_group_info(t, info);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return err;
+}
+
+/* The one task of t's group that stands for it in kill(-1): the live
+ * member with a sighand and the lowest tid. tasklist_lock held. */
+static bool group_representative(struct task *t)
+{
+	struct task *o = t;
+
+	do {
+		if (o != t && o->tid < t->tid && o->sighand && task_alive(o))
+			return false;
+		o = list_entry(o->thread_group.next, struct task, thread_group);
+	} while (o != t);
+	return true;
+}
+
+/* kill(-1): every process but pid 1 and the caller's own (Linux's
+ * kill_something_info); kernel threads, which take no signals, are not
+ * counted. -ESRCH if there was nobody. */
+static long kill_all(const struct ksiginfo *info)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct list *pos;
+	int count = 0;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		if (t->tgid <= 1 || t->tgid == current->tgid || !t->sighand ||
+		    !task_alive(t) || !group_representative(t))
+			continue;
+		count++;
+		if (info->signo)
+			send_signal_group_info(t, info);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return count ? 0 : -ESRCH;
+}
+
+/* Spindle has no process groups (no setpgid/setsid). kill(0, sig), "my
+ * process group", reaches the caller's own process; kill(-pgid, sig)
+ * names a group that cannot exist: -ESRCH, as Linux answers for a
+ * process group with no members. */
+SYSCALL(SYS_kill, kill)
+{
+	int pid = (int)arg[0], sig = (int)arg[1];
+	struct ksiginfo info;
+
+	if (!valid_signal(sig))
+		return -EINVAL;
+	sender_siginfo(sig, SI_USER, &info);
+	if (pid >= 0)
+		return kill_group(pid, &info);
+	if (pid == -1)
+		return kill_all(&info);
+	return -ESRCH;
+}
+
+/* tgkill(tgid, tid, sig): one thread, which must be in group tgid (so a
+ * recycled tid cannot hit a stranger: the reason tgkill replaced tkill). */
+SYSCALL(SYS_tgkill, tgkill)
+{
+	int tgid = (int)arg[0], tid = (int)arg[1], sig = (int)arg[2];
+	struct ksiginfo info;
+	uint32_t flags;
+	struct task *t;
+	long err = 0;
+
+	if (tgid <= 0 || tid <= 0 || !valid_signal(sig))
+		return -EINVAL;
+	sender_siginfo(sig, SI_TKILL, &info);
+	flags = spin_lock_irqsave(&tasklist_lock);
+	t = task_find(tid);
+	if (!t || t->tgid != tgid || t->state == TASK_DEAD)
+		err = -ESRCH;
+	else if (sig)
+		send_signal_task_info(t, &info);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return err;
+}
