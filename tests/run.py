@@ -415,6 +415,11 @@ def discover_user_tests():
 
 INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 
+# Programs that need more than QEMU_TIMEOUT on a loaded host: t_smp_futex's
+# 100,000-round ping-pong is up to 200,000 wake-ups of a halted vCPU,
+# each a host thread waking (docs/smp.md); still bounded, never a hang.
+USER_TEST_TIMEOUT = {"t_smp_futex": 300}
+
 
 def user_test(smp, prog):
     """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
@@ -424,6 +429,7 @@ def user_test(smp, prog):
     prefix = "smp%d/" % smp
     # Without the program the kernel starts its monitor: end it at once.
     b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog),
+                 timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
     for line in b.out.splitlines():

@@ -2,8 +2,9 @@
  * each one int $0x80 in inline asm, so nothing but the kernel's own path
  * and the instruction itself is measured, and rdtsc (allowed in ring 3,
  * abi.md section 2; under QEMU -icount shift=0 one tick per guest
- * instruction). bench_clone is the raw clone for threads. Included once,
- * by bench.c: bench_clone is defined here. */
+ * instruction). bench_clone is the raw clone for threads. Included once
+ * per program (by bench.c and by bench_pt.c, each a program of one file):
+ * bench_clone is defined here. */
 #ifndef USER_BENCH_SYS_H
 #define USER_BENCH_SYS_H
 
