@@ -7,13 +7,34 @@
 #include "arch/i386/x86.h"
 
 /* Received bytes, filled by the COM1 interrupt and drained by readers.
- * head and tail only grow; their difference is the fill level. */
+ * head and tail only grow; their difference is the fill level.
+ *
+ * Nothing is ever dropped: when the ring is full the interrupt stops
+ * reading the UART and masks its received-data interrupt (uart.h), so the
+ * next bytes wait in the UART's FIFO and, under QEMU, in its chardev.
+ * Whoever takes a byte out and finds the ring at most half full again
+ * turns the interrupt back on; the interrupt then drains what waited. The
+ * half is hysteresis, so that a slow reader does not cost an interrupt and
+ * two register writes per byte. With tty.c's discipline on top, which
+ * stops taking bytes while its own buffer is full, this is the whole of
+ * the console's input flow control: bytes typed or pasted ahead of the
+ * reader stay on the line until there is room.
+ *
+ * The lock covers the ring, `stopped` and the UART's receive side (RBR,
+ * IER): the interrupt comes to CPU 0 while readers run on any CPU, and a
+ * reader turning the interrupt on must not cross the handler turning it
+ * off (left off with the ring empty, input would stop for good). It is
+ * taken with interrupts off, and nothing else is taken under it: tty.c
+ * holds its own lock around console_trygetc (tty.lock, then this one),
+ * and the handler drops this one before it calls the hook. */
 #define RXBUF_SIZE 256
+#define RX_RESUME  (RXBUF_SIZE / 2)
 static struct {
+	struct spinlock lock;
 	char buf[RXBUF_SIZE];
-	volatile uint32_t head, tail;     /* head: next write, tail: next read */
-	unsigned long dropped;            /* bytes lost to a full buffer */
-} rx;
+	uint32_t head, tail;              /* head: next write, tail: next read */
+	bool stopped;                     /* full: the UART's rx IRQ is off */
+} rx = { .lock = SPINLOCK_INIT("console rx") };
 
 /* Called by the COM1 interrupt after it has buffered new bytes (tty.c's
  * line discipline installs it when a process first reads the console). */
@@ -24,26 +45,40 @@ static uint32_t output_flags;
 
 void console_init(void)
 {
-	int early = uart_init();
-
-	if (early >= 0)
-		rx.buf[rx.head++ % RXBUF_SIZE] = (char)early;
+	uart_init();                /* bytes typed ahead wait in the UART */
 	vga_init();
 }
 
 static void com1_irq(struct trapframe *tf)
 {
+	uint32_t flags = spin_lock_irqsave(&rx.lock);
 	int c;
 
 	(void)tf;
-	while ((c = uart_getc()) >= 0) {
-		if (rx.head - rx.tail < RXBUF_SIZE)
-			rx.buf[rx.head++ % RXBUF_SIZE] = (char)c;
-		else
-			rx.dropped++;
+	while (rx.head - rx.tail < RXBUF_SIZE && (c = uart_getc()) >= 0)
+		rx.buf[rx.head++ % RXBUF_SIZE] = (char)c;
+	if (rx.head - rx.tail == RXBUF_SIZE && !rx.stopped) {
+		rx.stopped = true;        /* leave the rest in the UART */
+		uart_disable_rx_irq();
 	}
+	spin_unlock_irqrestore(&rx.lock, flags);
 	if (rx_hook)
 		rx_hook();
+}
+
+/* Takes the oldest byte, or -1; rx.lock held. */
+static int rx_take(void)
+{
+	int c;
+
+	if (rx.tail == rx.head)
+		return -1;
+	c = (unsigned char)rx.buf[rx.tail++ % RXBUF_SIZE];
+	if (rx.stopped && rx.head - rx.tail <= RX_RESUME) {
+		rx.stopped = false;
+		uart_enable_rx_irq();     /* the interrupt drains what waits */
+	}
+	return c;
 }
 
 void console_set_rx_hook(void (*hook)(void))
@@ -53,8 +88,12 @@ void console_set_rx_hook(void (*hook)(void))
 
 void console_enable_input(void)
 {
+	uint32_t flags;
+
 	irq_register(IRQ_COM1, com1_irq);
+	flags = spin_lock_irqsave(&rx.lock);
 	uart_enable_rx_irq();
+	spin_unlock_irqrestore(&rx.lock, flags);
 }
 
 void console_putc(char c)
@@ -73,14 +112,10 @@ void console_write(const char *s, size_t n)
 
 int console_trygetc(void)
 {
-	uint32_t flags = read_eflags();
-	int c = -1;
+	uint32_t flags = spin_lock_irqsave(&rx.lock);
+	int c = rx_take();
 
-	cli();
-	if (rx.tail != rx.head)
-		c = (unsigned char)rx.buf[rx.tail++ % RXBUF_SIZE];
-	if (flags & EFLAGS_IF)
-		sti();
+	spin_unlock_irqrestore(&rx.lock, flags);
 	return c;
 }
 
@@ -91,9 +126,13 @@ int console_trygetc(void)
 int console_getc(void)
 {
 	for (;;) {
+		int c;
+
 		cli();
-		if (rx.tail != rx.head) {
-			int c = (unsigned char)rx.buf[rx.tail++ % RXBUF_SIZE];
+		spin_lock(&rx.lock);
+		c = rx_take();
+		spin_unlock(&rx.lock);
+		if (c >= 0) {
 			sti();
 			return c;
 		}

@@ -2,7 +2,9 @@
  *
  * As in xv6's console.c, editing and echo happen when a byte arrives (in
  * the COM1 interrupt), not when someone reads: the user sees what they
- * type even while no process is reading yet. */
+ * type even while no process is reading yet. Only when the buffer is full
+ * (typed or pasted far ahead of the reader) do bytes wait outside, and
+ * then they are taken in, edited and echoed as a read makes room. */
 #include "kernel/tty.h"
 #include "kernel/console.h"
 #include "kernel/file.h"
@@ -101,6 +103,29 @@ bool ldisc_readable(const struct ldisc *l)
 	return l->r != l->w;
 }
 
+/* Full means an ordinary byte would be dropped (see ldisc_input). Holding
+ * it back is right only if a read will make room, that is if a complete
+ * line waits: otherwise the buffer holds one line too long to fit, that
+ * no read can ever take, and the bytes must go on through the discipline
+ * (ordinary ones dropped; erase, kill, Enter and VEOF still work), or the
+ * console would hang. Linux's n_tty makes the same exception in canonical
+ * mode. While throttled every byte waits, a line end too: bytes must go
+ * through the discipline in the order they came. */
+bool ldisc_throttled(const struct ldisc *l)
+{
+	return l->r != l->w && l->e - l->r >= TTY_BUF_SIZE - 1;
+}
+
+bool ldisc_receive(struct ldisc *l, int (*next)(void))
+{
+	bool completed = false;
+	int c;
+
+	while (!ldisc_throttled(l) && (c = next()) >= 0)
+		completed |= ldisc_input(l, (unsigned char)c);
+	return completed;
+}
+
 /* A VEOF mark is consumed by the read that reaches it: with nothing read
  * yet that read returns 0 (end of file); after some bytes of its line it
  * just ends the line. A read that stops right before a mark takes it too,
@@ -145,16 +170,16 @@ static struct tty {
 	.readers = WAITQUEUE_INIT(tty.readers, "tty readers"),
 };
 
-/* The COM1 interrupt's hook: every buffered byte goes through the
- * discipline; readers wake when a line is complete. */
+/* The COM1 interrupt's hook: buffered bytes go through the discipline
+ * until it is throttled; readers wake when a line is complete. What is
+ * left waits in the console's ring and then in the UART (console.c):
+ * flow control, no byte is dropped. tty_read takes it once it has made
+ * room. */
 static void tty_rx(void)
 {
-	bool wake = false;
 	uint32_t flags = spin_lock_irqsave(&tty.lock);
-	int c;
+	bool wake = ldisc_receive(&tty.ld, console_trygetc);
 
-	while ((c = console_trygetc()) >= 0)
-		wake |= ldisc_input(&tty.ld, (unsigned char)c);
 	spin_unlock_irqrestore(&tty.lock, flags);
 	if (wake)
 		wake_up(&tty.readers);
@@ -175,7 +200,7 @@ long tty_read(uint32_t ubuf, size_t n)
 {
 	char kbuf[TTY_BUF_SIZE];    /* a line never holds more */
 	size_t got = 0;
-	bool ready = false;
+	bool ready = false, more = false;
 
 	tty_attach();
 	if (n > sizeof(kbuf))
@@ -187,8 +212,15 @@ long tty_read(uint32_t ubuf, size_t n)
 		prepare_to_wait(&tty.readers, &w, TASK_INTERRUPTIBLE);
 		flags = spin_lock_irqsave(&tty.lock);
 		ready = ldisc_readable(&tty.ld);
-		if (ready)
+		if (ready) {
 			got = ldisc_read(&tty.ld, kbuf, n);
+			/* The read made room: take in the bytes held back in
+			 * the console's ring now. No interrupt would bring them:
+			 * they have arrived already, and the UART's interrupt may
+			 * be off until the ring drains. They are echoed from
+			 * here, under the console lock like any echo. */
+			more = ldisc_receive(&tty.ld, console_trygetc);
+		}
 		spin_unlock_irqrestore(&tty.lock, flags);
 		if (!ready && !signal_pending(current))
 			schedule();
@@ -196,6 +228,8 @@ long tty_read(uint32_t ubuf, size_t n)
 		if (!ready && signal_pending(current))
 			return -EINTR;
 	}
+	if (more)                   /* a line completed for another reader */
+		wake_up(&tty.readers);
 	/* The line is taken: if the buffer is bad, it is lost (Linux too). */
 	return got ? copy_to_user_partial(ubuf, kbuf, got) : 0;
 }

@@ -10,10 +10,21 @@
  * most one line; what does not fit in its buffer stays for the next.
  *
  * The discipline itself (struct ldisc) is plain data and functions of it,
- * with no locking and no hardware, so ktest_file.c feeds it bytes and
- * reads lines back. tty.c wraps one around the console: the COM1
+ * with no locking and no hardware, so ktest_tty*.c feed it bytes and
+ * read lines back. tty.c wraps one around the console: the COM1
  * interrupt feeds it (console_set_rx_hook) and wakes readers sleeping on
- * a wait queue. Differences from Linux's n_tty, each for simplicity:
+ * a wait queue.
+ *
+ * Input is flow controlled, not dropped: when the buffer is full and
+ * holds a complete line that no one has read yet, the discipline takes no
+ * more bytes (ldisc_throttled); they wait in the console's ring and then in
+ * the UART, whose receive interrupt console.c masks, so a paste or a
+ * `make run < script` far ahead of the reader loses nothing. A read that
+ * makes room takes them in. Only a single line longer than the buffer
+ * loses bytes: what does not fit in it is dropped (as on Linux), the
+ * line end is kept.
+ *
+ * Differences from Linux's n_tty, each for simplicity:
  * control characters other than the ones above are dropped (not stored,
  * not echoed as ^X); there is no ISIG (Ctrl-C sends nothing); VERASE
  * erases one UTF-8 character but always one column (a tab too). */
@@ -53,6 +64,13 @@ bool ldisc_readable(const struct ldisc *l);
 /* Takes up to n bytes of the first complete line into dst; returns how
  * many (0: end of file, or nothing readable). */
 size_t ldisc_read(struct ldisc *l, char *dst, size_t n);
+/* Must the next byte wait? True while the buffer is full and a read will
+ * make room (a complete line waits). */
+bool ldisc_throttled(const struct ldisc *l);
+/* Feeds bytes from next() (a byte, or -1 when there are no more) until
+ * it has none or the discipline is throttled, so that no byte is taken
+ * that would be dropped for want of room. True if a line was completed. */
+bool ldisc_receive(struct ldisc *l, int (*next)(void));
 
 /* The console tty. tty_read is read(2) on it: sleeps (interruptibly)
  * until a line is complete; returns bytes read, 0 at end of file,

@@ -11,6 +11,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                with a symbolised backtrace that names the test.
   smpN/console.monitor_session
                the kernel monitor driven through the serial console
+  smpN/console.tty_typeahead, smpN/console.tty_typeahead_at_boot
+               6 KB typed ahead of the shell in one write: none of it lost
   smpN/shell.session, smpN/shell.eof
                /bin/sh (run by /bin/init) driven through the console: a
                script of commands and their output; Ctrl-D ends it
@@ -304,6 +306,50 @@ def monitor_session(smp):
     return [(name, None, None)]
 
 
+# Typed (pasted) ahead: `sleep 1`, 100 echo lines (6,008 bytes) and
+# Ctrl-D, in one write once the kernel's banner shows (the UART's FIFOs on)
+# or, for ..._at_boot, before QEMU starts, as `make run < script` does (the
+# UART in 16450 mode: uart.c), never waiting for a prompt. While the shell
+# sleeps nothing reads: the kernel must hold the bytes back in the UART
+# (and QEMU in its chardev) instead of dropping what its buffers cannot
+# take. The quotes make the shell's output ("line-007 7hij...") differ from
+# the tty's echo of the input, which may come between any two writes.
+TYPEAHEAD_LINES = 100
+
+
+def typeahead_payload(i):
+    s = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return "%d%s%s-%03d" % (i % 10, s[i % 36:], s[:i % 36], i)
+
+
+def tty_typeahead(smp, at_boot=False):
+    name = "smp%d/console.tty_typeahead%s" % (smp, "_at_boot" if at_boot else "")
+    lines = ["echo 'line-%03d' \"%s\"\n" % (i, typeahead_payload(i))
+             for i in range(TYPEAHEAD_LINES)]
+    burst = "sleep 1\n" + "".join(lines) + "\x04"
+    b = run_qemu(qemu_kernel_cmd(smp, ""), stdin_script=[("" if at_boot else BANNER, burst)])
+    bad, pos = None, 0
+    for i in range(TYPEAHEAD_LINES):
+        want = "line-%03d %s\n" % (i, typeahead_payload(i))
+        at = b.out.find(want, pos)
+        if at < 0:
+            bad = "output line %d of %d (%r) missing or out of order" % (
+                i + 1, TYPEAHEAD_LINES, want)
+            break
+        pos = at + len(want)
+    # A lost Ctrl-D leaves the shell waiting: say which line went first.
+    if b.problem():
+        bad = b.problem() + ("; " + bad if bad else "")
+    errors = re.findall(r"sh: .*$", b.out, re.M)
+    if not bad and errors:
+        bad = "shell errors (bytes lost?): %s" % errors[:3]
+    if not bad and not re.search(r"^init exited with status 0$", b.out[pos:], re.M):
+        bad = "Ctrl-D after the burst did not end the shell and init with status 0"
+    if not bad and b.code != qemu_code(0):
+        bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
+    return [(name, bad, b.tail(20) if bad else None)]
+
+
 # ---------------------------------------------------------------- the shell
 # A normal boot: /bin/init runs /bin/sh on the console. Each line is sent
 # once the shell's "$ " prompt has shown; the expectations (below) must
@@ -591,6 +637,10 @@ def main():
                 jobs.append((guest_group, (smp, g)))
         if wanted("smp%d/console" % smp):
             jobs.append((monitor_session, (smp,)))
+        if wanted("smp%d/console.tty_typeahead" % smp):
+            jobs.append((tty_typeahead, (smp,)))
+        if wanted("smp%d/console.tty_typeahead_at_boot" % smp):
+            jobs.append((tty_typeahead, (smp, True)))
         if wanted("smp%d/shell.session" % smp):
             jobs.append((shell_session, (smp,)))
         if wanted("smp%d/shell.eof" % smp):

@@ -200,21 +200,27 @@ static void page_fault(struct trapframe *tf)
 }
 
 /* Everything that must happen before a return to ring 3: a pending
- * reschedule, then signals. Called with interrupts in any state. */
+ * reschedule, then signals. Called with interrupts in any state; the
+ * last check is made, and the function returns, with them off (iret turns
+ * them on in user mode), as Linux's work_pending loop in entry.S: a
+ * reschedule IPI or a signal's kick that came after a check made with
+ * them on would be taken here, in kernel mode, and not acted on before
+ * this CPU's next tick. */
 void return_to_user_prepare(struct trapframe *tf)
 {
 	for (;;) {
+		cli();
 		if (need_resched()) {
-			schedule();
+			schedule();             /* returns with interrupts on */
 			continue;
 		}
-		if (current && signal_pending(current)) {
+		if (signal_pending(current)) {
+			sti();
 			do_signal(tf);
 			continue;
 		}
-		break;
+		return;
 	}
-	cli();
 }
 
 void trap(struct trapframe *tf)
@@ -237,7 +243,10 @@ void trap(struct trapframe *tf)
 		lapic_eoi();
 		mm_cross_call_interrupt();
 	} else if (tf->trapno == T_IPI_RESCHEDULE) {
-		lapic_eoi();            /* need_resched is set: the return path acts */
+		/* need_resched or a signal is pending (a kick, signal.c):
+		 * the return path acts, if this was user mode; if it was the
+		 * kernel, it is on its way to that path anyway. */
+		lapic_eoi();
 	} else if (tf->trapno == T_IPI_STOP ||
 		   (tf->trapno == T_NMI && smp_stopping())) {
 		smp_stop_this_cpu(tf);  /* a panic on another CPU: never returns */

@@ -4,12 +4,17 @@
 
 #include "lib/types.h"
 
-/* 115200 8N1, FIFOs on (abi.md section 1). Returns a byte that was
- * waiting before (and would be lost to the FIFO reset), or -1. */
-int uart_init(void);
+/* 115200 8N1 (abi.md section 1), the FIFOs on unless turning them on
+ * would lose a byte that waits already (uart.c). Received bytes stay in
+ * the UART until the interrupt handler reads them. */
+void uart_init(void);
 void uart_putc(char c);             /* waits for the holding register */
 int uart_getc(void);                /* -1 if no byte is waiting */
+/* Receive flow control: the received-data interrupt (IER bit 0) on or off,
+ * RTS asserted or dropped with it. While it is off, received bytes wait
+ * in the UART's FIFO (and in QEMU's chardev) for uart_enable_rx_irq. */
 void uart_enable_rx_irq(void);
+void uart_disable_rx_irq(void);
 void uart_drain(void);              /* waits for the transmitter to be empty */
 
 #endif
