@@ -17,6 +17,8 @@
 #define EV_CURRENT  1
 
 #define PT_LOAD     1
+#define PT_DYNAMIC  2
+#define PT_INTERP   3          /* the path of a dynamic loader */
 #define PT_TLS      7
 #define PF_X        1
 #define PF_W        2

@@ -3,6 +3,8 @@
  * Everything that can fail happens before the point of no return: the file
  * is found and checked, the argument strings are copied into the kernel,
  * and a whole new address space is built (segments loaded, stack written).
+ * Then the other threads of the group are ended and, if the caller is not
+ * the group leader, it takes over the leader's pid (de_thread, below).
  * Only then does the task give up its old address space (zeroing its
  * CLONE_RELEASE_VM word, user-vm-unlock-A2), its TLS descriptors and its
  * signal handlers, and its registers are set to the program's start. */
@@ -11,6 +13,7 @@
 #include "kernel/exit.h"
 #include "kernel/initrd.h"
 #include "kernel/panic.h"
+#include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -87,6 +90,12 @@ static int check_elf(const struct initrd_file *f, const struct elf32_ehdr **eh,
 		return -ENOEXEC;
 	*eh = e;
 	*ph = (const struct elf32_phdr *)((const uint8_t *)f->data + e->e_phoff);
+	/* Static programs only (abi.md section 2): one that names a dynamic
+	 * loader (PT_INTERP) or carries dynamic-linking data would start
+	 * without the relocations it needs, so it is refused, not run. */
+	for (int i = 0; i < e->e_phnum; i++)
+		if ((*ph)[i].p_type == PT_INTERP || (*ph)[i].p_type == PT_DYNAMIC)
+			return -ENOEXEC;
 	return 0;
 }
 
@@ -223,6 +232,125 @@ fail:
 	return err;
 }
 
+/* ---- de_thread: execve in a multi-threaded process (Linux's fs/exec.c) ----
+ *
+ * After execve the process is one thread with the same pid. Linux (2.6
+ * on) goes further than killing the other threads: when the caller is
+ * not the group leader, it becomes the leader, under the leader's pid, so
+ * that the parent sees its child still running (now the new program),
+ * and wait4(pid) reports the new program's exit. Step by step:
+ *   1. every other thread gets SIGKILL, and group_exec_task = current,
+ *      which makes its exit silent (kernel/exit.c): a thread reaps
+ *      itself, through the per-CPU task cache like a detached one; the
+ *      leader becomes a zombie that its parent is not told about, and
+ *      its children come to current;
+ *   2. current sleeps until they are gone. Threads that were zombies
+ *      already (exited, not yet waited for) are released here: in Linux
+ *      a thread is never a zombie, and the new program would not know
+ *      to wait for them;
+ *   3. current swaps identity with the zombie leader: the leader's pid,
+ *      parent, exit signal and place in the task list, then the leader
+ *      is released (release_task) without any wait4 or signal of its own.
+ * Another group action under way (exit_group, a fatal signal, another
+ * execve) wins, as in Linux: -EAGAIN, and the SIGKILL that action sent
+ * ends us on the way out. */
+
+/* Step 3, under tasklist_lock; every other task of the group is gone but
+ * the leader, a zombie: a leader never leaves while a thread of its
+ * group lives (exit.c), detached or not. */
+static void take_over_leader_locked(struct task *t, struct task *leader)
+{
+	ASSERT(leader->state == TASK_ZOMBIE && leader->tid == t->tgid);
+	/* Linux: "Become a process group leader with the old leader's pid."
+	 * task_unhash_locked(leader) then leaves the id to us. */
+	task_change_tid_locked(t, leader->tid);
+	/* Its place in the task list (list_replace_rcu(&leader->tasks)) and
+	 * under its parent (list_replace_init(&leader->sibling)): put us
+	 * right after it, it is unlinked below. Our own children stay ours;
+	 * a zombie has none left (reparent_children gave them to us). */
+	list_del(&t->all_link);
+	list_add(&t->all_link, &leader->all_link);
+	list_del(&t->sibling);
+	list_add(&t->sibling, &leader->sibling);
+	t->parent = leader->parent;
+	/* Linux sets SIGCHLD here and at every execve ("we have changed
+	 * execution domain"); Spindle keeps a process's exit signal across
+	 * execve, so the process keeps the one it had: the leader's. */
+	t->exit_signal = leader->exit_signal;
+	t->group_leader = t;
+	leader->group_leader = t;
+	leader->state = TASK_DEAD;      /* EXIT_DEAD: no wait4 can take it */
+	release_task_unlink_locked(leader);
+}
+
+static int de_thread(void)
+{
+	struct task *t = current, *leader = NULL;
+	bool first = true;
+	uint32_t flags;
+
+	for (;;) {
+		struct task *zombie = NULL;
+		bool waiting = false;
+		struct list *pos;
+
+		flags = spin_lock_irqsave(&tasklist_lock);
+		if (list_empty(&t->thread_group))
+			break;                  /* alone: nothing to do */
+		/* Linux: "Another group action in progress, just return so
+		 * that the signal is processed." Only before we start: once
+		 * the others are told to die, we see it through. */
+		if (first && t->group_exiting) {
+			spin_unlock_irqrestore(&tasklist_lock, flags);
+			return -EAGAIN;
+		}
+		first = false;
+		list_for_each(pos, &t->thread_group) {
+			struct task *o = list_entry(pos, struct task, thread_group);
+			o->group_exec_task = t;
+			if (o->state == TASK_ZOMBIE) {
+				if (o != t->group_leader && !zombie)
+					zombie = o;
+				continue;
+			}
+			/* Alive, or a zombie a wait4 has taken (TASK_DEAD):
+			 * release_task wakes us when it is gone. */
+			waiting = true;
+			/* Every round: a thread may have cloned another
+			 * before it died. */
+			if (o->state != TASK_DEAD && !o->group_exiting) {
+				o->group_exiting = true;
+				o->group_exit_code = SIGKILL;
+				send_signal_task(o, SIGKILL);
+			}
+		}
+		if (zombie) {
+			/* It exited before we came: reap it silently. */
+			zombie->state = TASK_DEAD;
+			release_task_unlink_locked(zombie);
+			spin_unlock_irqrestore(&tasklist_lock, flags);
+			release_task_free(zombie);
+			continue;
+		}
+		if (!waiting)
+			break;                  /* only a zombie leader is left */
+		/* Announced under tasklist_lock, where exiting threads change
+		 * their state and then wake us: no wake-up is lost. Not
+		 * interruptible: the threads are dying, so this ends. */
+		t->state = TASK_UNINTERRUPTIBLE;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		schedule();
+	}
+	if (t->group_leader != t) {
+		leader = t->group_leader;
+		take_over_leader_locked(t, leader);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (leader)
+		release_task_free(leader);
+	return 0;
+}
+
 /* The point of no return: current becomes the new program. */
 static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_t sp)
 {
@@ -230,7 +358,6 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	struct mm *old = t->mm;
 	const char *base = strrchr(path, '/');
 
-	zap_other_threads();            /* execve in a thread ends the others */
 	if (old)
 		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
 	t->mm = mm;
@@ -257,9 +384,13 @@ static int exec_strtab(const char *path, struct strtab *s)
 		return -ENOENT;
 	if ((err = build_mm(f, s, &mm, &entry, &sp)) < 0)
 		return err;
-	/* The last thing that can fail, so it comes before the point of no
-	 * return: a handler table of our own (a thread's is shared). */
-	if ((err = sighand_unshare(current)) < 0) {
+	/* Linux's flush_old_exec order: de_thread first, then a handler
+	 * table of our own, unshared only after the threads are gone, so
+	 * that no signal sent to the group meanwhile is lost. It is then
+	 * ours alone unless a CLONE_SIGHAND process that is not a thread
+	 * shares it; only then can the copy fail (-ENOMEM), as in Linux,
+	 * with the other threads already gone. */
+	if ((err = de_thread()) < 0 || (err = sighand_unshare(current)) < 0) {
 		mm_put(mm);
 		return err;
 	}

@@ -9,7 +9,13 @@
  * off, the exiting task parks itself in its CPU's slot and frees whatever
  * task was parked there before, which is certainly no longer running: it
  * was the previous self-reaping task on this same CPU and has switched
- * away. clone may also reuse the parked task instead of allocating. */
+ * away. clone may also reuse the parked task instead of allocating.
+ *
+ * A task killed by another thread's execve (group_exec_task set: see
+ * de_thread in kernel/exec.c) is the exception, as in Linux, where
+ * threads never become zombies: a non-leader reaps itself like a
+ * detached thread, and the leader becomes a zombie that nobody is told
+ * about; execve releases it and takes over its pid. */
 #include "kernel/exit.h"
 #include "kernel/file.h"
 #include "kernel/panic.h"
@@ -109,14 +115,24 @@ static void exit_mm(struct task *t)
 
 /* Children go to pid 1's group leader (abi.md section 4). A zombie child
  * with an exit signal is announced to its new parent. Called with
- * tasklist_lock held. */
+ * tasklist_lock held.
+ *
+ * When an execve in t's group is what kills t, they go to the thread
+ * doing the execve instead: the process lives on in it, as Linux's
+ * forget_original_parent gives them to a live thread of the group
+ * (find_new_reaper). That is how the execve-ing thread inherits the old
+ * leader's children; if it was itself a child of t, it is only unlinked
+ * here: de_thread gives it the old leader's parent. */
 static void reparent_children(struct task *t)
 {
-	struct task *reaper = task_find(1);
+	struct task *reaper = t->group_exec_task;
 	struct list *pos, *tmp;
 
-	if (reaper)
-		reaper = reaper->group_leader;
+	if (!reaper || reaper == t) {
+		reaper = task_find(1);
+		if (reaper)
+			reaper = reaper->group_leader;
+	}
 	/* pid 1's own leader is exiting: nobody is left to adopt (and its
 	 * children must not be moved onto the list being walked). */
 	if (reaper == t)
@@ -124,8 +140,8 @@ static void reparent_children(struct task *t)
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 		list_del(&c->sibling);
-		c->parent = reaper;
-		if (!reaper)
+		c->parent = c == reaper ? NULL : reaper;
+		if (!c->parent)
 			continue;
 		list_add_tail(&c->sibling, &reaper->children);
 		if (c->state == TASK_ZOMBIE && c->exit_signal > 0)
@@ -160,7 +176,7 @@ static void init_exited(int status)
 
 void do_exit(int status)
 {
-	struct task *t = current;
+	struct task *t = current, *leader, *execer, *released_leader = NULL;
 	uint32_t flags;
 	bool self_reap, last_of_init;
 
@@ -175,7 +191,23 @@ void do_exit(int status)
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->exit_code = status;
 	reparent_children(t);
+	leader = t->group_leader;
+	execer = t->group_exec_task;
+	if (execer == t)
+		execer = NULL;
 	self_reap = t->exit_signal == -1;
+	/* A detached leader whose threads live on stays, a zombie nobody is
+	 * told about: they still point at it (group_leader) and share its
+	 * tgid. The last of them releases it, below (Linux's release_task,
+	 * zap_leader). */
+	if (self_reap && t == leader && !group_dead(t))
+		self_reap = false;
+	/* Killed by another thread's execve (de_thread in exec.c): a thread
+	 * goes at once, as Linux's threads do (no zombie, no signal); the
+	 * leader stays a zombie, even a detached one, until the execve-ing
+	 * thread has taken its pid and released it. */
+	if (execer)
+		self_reap = t != leader;
 	/* Zombie or dead, the state change and the notification happen
 	 * under tasklist_lock, so wait4 sees one or the other whole. */
 	t->state = self_reap ? TASK_DEAD : TASK_ZOMBIE;
@@ -183,21 +215,37 @@ void do_exit(int status)
 	 * always look like the last one. */
 	last_of_init = t->tgid == 1 && group_dead(t);
 	if (self_reap) {
-		struct task *leader = t->group_leader;
 		list_del(&t->sibling);
 		list_del(&t->thread_group);
 		task_unhash_locked(t);
-		/* The last thread of a group whose leader is a zombie already:
-		 * the leader can be reaped now (wait.c delays it until then),
-		 * so wake its parent's wait4. */
-		if (leader != t && leader->state == TASK_ZOMBIE && leader->parent &&
-		    group_dead(leader))
-			wake_up(&leader->parent->group_leader->wait_chldexit);
-	} else if (t->parent) {
-		/* clone-detached-A1: a detached task never gets here. */
+	} else if (t->parent && !execer && (t != leader || group_dead(t))) {
+		/* clone-detached-A1: a detached task never gets here.
+		 * Linux's delay_group_leader: a leader whose threads live on
+		 * is not announced yet (wait.c could not reap it): the last
+		 * of them does it, below. One exit signal per process. */
 		notify_parent_locked(t);
 	}
+	/* The last thread of a group whose leader is a zombie already: the
+	 * leader can be reaped now (wait.c delays it until then), so its
+	 * parent gets the exit signal and its wait4 wakes up. Not in an
+	 * execve: the process lives on in the thread doing it. */
+	if (!execer && leader != t && leader->state == TASK_ZOMBIE && group_dead(leader)) {
+		if (leader->exit_signal != -1) {
+			notify_parent_locked(leader);
+		} else {
+			leader->state = TASK_DEAD;
+			release_task_unlink_locked(leader);
+			released_leader = leader;
+		}
+	}
+	/* Under tasklist_lock with the state change: de_thread reads the
+	 * states under it too, after announcing its sleep, so this wake-up
+	 * cannot be lost. */
+	if (execer)
+		wake_up_task(execer);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (released_leader)
+		release_task_free(released_leader);
 
 	if (last_of_init)
 		init_exited(status);
@@ -243,31 +291,33 @@ void do_group_exit(int status)
 	do_exit(status);
 }
 
-void zap_other_threads(void)
+void release_task_unlink_locked(struct task *p)
 {
-	struct task *t = current;
-	struct list *pos;
-	uint32_t flags;
+	list_del(&p->sibling);
+	list_del(&p->thread_group);
+	task_unhash_locked(p);
+	/* One task fewer for a de_thread waiting in this group. */
+	if (p->group_exec_task && p->group_exec_task != p)
+		wake_up_task(p->group_exec_task);
+}
 
-	for (;;) {
-		bool others = false;
-		flags = spin_lock_irqsave(&tasklist_lock);
-		list_for_each(pos, &t->thread_group) {
-			struct task *o = list_entry(pos, struct task, thread_group);
-			if (o->state == TASK_ZOMBIE || o->state == TASK_DEAD)
-				continue;
-			others = true;
-			if (!o->group_exiting) {
-				o->group_exiting = true;
-				o->group_exit_code = SIGKILL;
-				send_signal_task(o, SIGKILL);
-			}
-		}
-		spin_unlock_irqrestore(&tasklist_lock, flags);
-		if (!others)
-			return;
-		sched_yield();
-	}
+void release_task_free(struct task *p)
+{
+	/* A zombie may still be switching away on its CPU. */
+	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
+		pause();
+	if (p->sighand)
+		sighand_put(p->sighand);
+	task_free(p);
+}
+
+void release_task(struct task *p)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	release_task_unlink_locked(p);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	release_task_free(p);
 }
 
 SYSCALL(SYS_exit, exit)

@@ -16,9 +16,14 @@ void do_group_exit(int status) __attribute__((noreturn));
 /* Is every other task of t's group a zombie or dead? tasklist_lock held. */
 bool group_dead(struct task *t);
 
-/* Makes the other tasks of current's group exit (exec in a thread) and
- * waits until they are gone. */
-void zap_other_threads(void);
+/* Linux's release_task: the end of a zombie (or of a task killed by an
+ * execve, whose pid the execve takes over): off its parent's children,
+ * its group and the pid table, then freed once it is off its CPU.
+ * release_task does both halves; the first needs tasklist_lock held,
+ * the second must run without it. */
+void release_task(struct task *p);
+void release_task_unlink_locked(struct task *p);
+void release_task_free(struct task *p);
 
 /* The seed's CLONE_RELEASE_VM: writes 0 to current->user_vm_lock (if set)
  * in the address space being released; a fault is ignored ("if userspace

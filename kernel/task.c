@@ -129,6 +129,15 @@ void task_unhash_locked(struct task *t)
 	list_del(&t->all_link);
 }
 
+void task_change_tid_locked(struct task *t, int tid)
+{
+	ASSERT(tid > 0 && tid < PID_MAX);
+	if (t->tid > 0 && pid_table[t->tid] == t)
+		pid_table[t->tid] = NULL;
+	t->tid = tid;
+	pid_table[tid] = t;
+}
+
 struct task *task_find(int tid)
 {
 	if (tid <= 0 || tid >= PID_MAX)

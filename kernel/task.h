@@ -68,6 +68,10 @@ struct task {
 	int exit_code;                  /* a wait status (abi.md section 3) */
 	bool group_exiting;             /* exit_group/fatal signal under way */
 	int group_exit_code;            /* the status every thread reports */
+	/* Set, on every other task of the group, by a thread whose execve
+	 * is ending them (Linux's signal->group_exit_task; kernel/exec.c
+	 * de_thread): they exit without a signal to anyone, and wake it. */
+	struct task *group_exec_task;
 	struct waitqueue wait_chldexit; /* wait4 sleeps here (group leader's) */
 
 	/* signals (kernel/signal.c) */
@@ -96,6 +100,11 @@ struct task *task_find(int tid);            /* under tasklist_lock */
 /* Gives t a thread id and puts it on all_tasks; the id or -EAGAIN. */
 int task_hash(struct task *t);
 void task_unhash_locked(struct task *t);    /* tasklist_lock held */
+/* execve in a thread (kernel/exec.c de_thread): t is found under tid
+ * from now on and its old id is free. tid must be free or still held by
+ * the departing leader (whose task_unhash_locked then leaves it to t).
+ * tasklist_lock held. */
+void task_change_tid_locked(struct task *t, int tid);
 /* Starts fn(arg) in a new kernel thread on the run queue. */
 struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
 

@@ -80,22 +80,6 @@ static struct task *find_zombie(int pid, uint32_t options, bool *any)
 	return NULL;
 }
 
-/* The zombie is ours: unlink it and free it once it is off its CPU. */
-static void release_zombie(struct task *c)
-{
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-
-	list_del(&c->sibling);
-	list_del(&c->thread_group);
-	task_unhash_locked(c);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	while (__atomic_load_n(&c->on_cpu, __ATOMIC_ACQUIRE))
-		pause();
-	if (c->sighand)
-		sighand_put(c->sighand);
-	task_free(c);
-}
-
 static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusage)
 {
 	struct waitqueue *wq = &current->group_leader->wait_chldexit;
@@ -123,10 +107,14 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 			    (urusage && clear_user(urusage, RUSAGE_SIZE))) {
 				flags = spin_lock_irqsave(&tasklist_lock);
 				c->state = TASK_ZOMBIE;
+				/* An execve in its group may be waiting for it
+				 * to be gone: it is back, for de_thread to take. */
+				if (c->group_exec_task)
+					wake_up_task(c->group_exec_task);
 				spin_unlock_irqrestore(&tasklist_lock, flags);
 				return -EFAULT;
 			}
-			release_zombie(c);
+			release_task(c);       /* the zombie is ours */
 			return tid;
 		}
 		if (!any || (options & WNOHANG)) {

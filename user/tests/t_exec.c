@@ -222,6 +222,24 @@ TEST(bad_phentsize_is_enoexec)  { EXPECT_EXEC_ERROR("/bin/bad_phentsize", ENOEXE
 TEST(no_phdrs_is_enoexec)       { EXPECT_EXEC_ERROR("/bin/bad_phnum", ENOEXEC); }
 TEST(wrapping_phoff_is_enoexec) { EXPECT_EXEC_ERROR("/bin/bad_phoff", ENOEXEC); }
 TEST(truncated_is_enoexec)      { EXPECT_EXEC_ERROR("/bin/bad_trunc", ENOEXEC); }
+/* Static only: a program with a PT_INTERP (dynamic loader) header is
+ * refused. user/Makefile.inc patches t_exec_child's 4th program header
+ * into one at a fixed offset; the file is checked first, so that a
+ * toolchain laying the headers out otherwise fails here, not silently. */
+TEST(dynamic_pt_interp_is_enoexec)
+{
+	static unsigned char h[52 + 4 * 32];
+	long fd = raw_open("/bin/bad_interp", 0), n = 0, r;
+
+	EXPECT(fd >= 0, "open /bin/bad_interp: %ld", fd);
+	while (n < (long)sizeof(h) && (r = raw_read((int)fd, h + n, sizeof(h) - n)) > 0)
+		n += r;
+	raw_close((int)fd);
+	EXPECT(n == (long)sizeof(h) && h[28] == 52 && h[44] >= 4 && h[52 + 3 * 32] == 3,
+	       "/bin/bad_interp has no PT_INTERP as its 4th program header (phoff %u, phnum %u): "
+	       "fix USER_BAD_bad_interp in user/Makefile.inc", h[28], h[44]);
+	EXPECT_EXEC_ERROR("/bin/bad_interp", ENOEXEC);
+}
 
 /* A PT_LOAD at 0xc0000000: the kernel must not load it over itself. It
  * may refuse (any error) or, past the point of no return, kill the
@@ -295,6 +313,7 @@ int main(void)
 	RUN(bad_phentsize_is_enoexec);
 	RUN(no_phdrs_is_enoexec);
 	RUN(wrapping_phoff_is_enoexec);
+	RUN(dynamic_pt_interp_is_enoexec);
 	RUN(truncated_is_enoexec);
 	RUN(segment_in_kernel_space_is_refused);
 	RUN(bad_pointers_are_efault);

@@ -19,6 +19,12 @@ static char *const exec_args_envp[] __attribute__((unused)) = {
 /* Exit codes of the non-printing modes, besides 0 = all as expected. */
 #define CHILD_USAGE 99          /* unknown mode: started without arguments? */
 
+/* "leader N P C": which identity was wrong after execve in a thread. */
+#define LEADER_BAD_PID  91      /* getpid() != N */
+#define LEADER_BAD_TID  92      /* gettid() != N: the thread kept its tid */
+#define LEADER_BAD_PPID 93      /* getppid() != P */
+#define LEADER_NO_USR1  94      /* rt_sigaction(SIGUSR1) failed */
+
 /* "many N": the length of each of the N arguments that follow. */
 #define MANY_ARG_LEN 100
 

@@ -13,6 +13,10 @@
  *   unmapped ADDR   exit 0 if touching ADDR (hex) in a child is SIGSEGV
  *   many N ...      exit 0 if argv[3..N+2] are N strings of MANY_ARG_LEN
  *                   letters, argument i starting with 'a' + i % 26
+ *   leader N P C    started by execve in a thread (t_exec_thread): exit
+ *                   LEADER_BAD_PID, _TID or _PPID unless getpid() ==
+ *                   gettid() == N and getppid() == P; else sleep until
+ *                   SIGUSR1, then exit C
  *
  * Any other use exits CHILD_USAGE. */
 #define T_PROG "t_exec_child"
@@ -326,6 +330,34 @@ static int check_many(int n)
 	return 0;
 }
 
+static int leader_code;
+
+static void leader_exit(int sig)
+{
+	(void)sig;
+	raw_exit_group(leader_code);
+}
+
+/* The thread that ran execve is now the process: pid N, and so tid N. */
+static int check_leader(long pid, long ppid, int code)
+{
+	struct k_sigaction ka = { .handler = (void *)leader_exit,
+				  .flags = SA_RESTORER, .restorer = (void *)__restore_rt };
+	struct timespec ts = { 1, 0 };
+
+	if (raw_getpid() != pid)
+		return LEADER_BAD_PID;
+	if (raw_gettid() != pid)
+		return LEADER_BAD_TID;
+	if (raw_getppid() != ppid)
+		return LEADER_BAD_PPID;
+	leader_code = code;
+	if (raw_rt_sigaction(SIGUSR1, &ka, NULL, SIGSET_SIZE) < 0)
+		return LEADER_NO_USR1;
+	for (;;)
+		raw_nanosleep(&ts, NULL);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	argc_ = argc;
@@ -349,5 +381,7 @@ int main(int argc, char **argv, char **envp)
 		return child_status(touch, number(argv[2])) == KILLED(SIGSEGV) ? 0 : 1;
 	if (!strcmp(mode, "many") && argc >= 3)
 		return check_many((int)number(argv[2]));
+	if (!strcmp(mode, "leader") && argc == 5)
+		return check_leader(number(argv[2]), number(argv[3]), (int)number(argv[4]));
 	return CHILD_USAGE;
 }

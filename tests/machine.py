@@ -1,0 +1,144 @@
+"""tests/machine.py - running one machine for tests/run.py: where the build
+is, the QEMU command line, a boot with its serial console on a pipe (and a
+script typed into it), what a boot's ending means, and the PASS/FAIL
+results."""
+import os
+import re
+import select
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# make check passes its build directory (make B=dir) in the environment.
+BUILD = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
+KERNEL = os.path.join(BUILD, "kernel.elf")
+INITRD = os.path.join(BUILD, "initrd.cpio")
+TEST_ISO = os.path.join(BUILD, "spindle-test.iso")
+TEST_ISO_SMP = os.path.join(BUILD, "spindle-test-smp.iso")   # ktest=smp expect_cpus=2
+
+SMP_COUNTS = (1, 2, 4, 8)
+QEMU_TIMEOUT = 120          # seconds for one boot (TCG, loaded machine)
+BOCHS_TIMEOUT = 300
+BANNER = "Spindle 0.1 booting"
+STATUS_PASS, STATUS_FAIL, STATUS_PANIC = 0x10, 0x11, 0x7f
+
+
+def qemu_code(status):
+    """QEMU's exit code for a guest outb(0xf4, status) (isa-debug-exit)."""
+    return (status << 1) | 1
+
+
+QEMU_BASE = ["qemu-system-i386", "-m", "128", "-display", "none",
+             "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+
+
+def qemu_kernel_cmd(smp, append, initrd=INITRD, mem=128):
+    cmd = QEMU_BASE + ["-smp", str(smp), "-kernel", KERNEL,
+                       "-initrd", initrd, "-append", append]
+    cmd[cmd.index("-m") + 1] = str(mem)
+    return cmd
+
+
+class Boot:
+    """The result of one machine run: its output and how it ended."""
+
+    def __init__(self, out, code, timed_out):
+        self.out, self.code, self.timed_out = out, code, timed_out
+
+    def tail(self, n=12):
+        lines = self.out.rstrip("\n").splitlines()[-n:]
+        return "\n".join("    | " + l for l in lines)
+
+    def problem(self, expect_panic=False):
+        """Why this boot went wrong, or None."""
+        if self.timed_out:
+            return "timeout (no power-off)"
+        if self.out.count(BANNER) > 1:
+            return "the machine rebooted (triple fault?): banner seen twice"
+        if "PANIC" in self.out and not expect_panic:
+            line = next(l for l in self.out.splitlines() if "PANIC" in l)
+            return "kernel panic: " + line.strip()
+        if self.code == 0:
+            return "QEMU exited 0: a triple fault under -no-reboot"
+        return None
+
+
+def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None):
+    """Runs QEMU with the serial console on a pipe. stdin_script is a list
+    of (prompt, line): each line is sent once prompt has appeared after the
+    previous send."""
+    p = subprocess.Popen(cmd + ["-serial", "stdio"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = b""
+    script = list(stdin_script or [])
+    seen = 0
+    deadline = time.monotonic() + timeout
+    timed_out = False
+    while True:
+        while script and script[0][0].encode() in out[seen:]:
+            prompt, line = script.pop(0)
+            seen = out.index(prompt.encode(), seen) + len(prompt)
+            try:
+                p.stdin.write(line.encode())
+                p.stdin.flush()
+            except BrokenPipeError:
+                script = []
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            p.kill()
+            break
+        r, _, _ = select.select([p.stdout], [], [], min(left, 1.0))
+        if r:
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            out += chunk
+    code = p.wait()
+    return Boot(out.decode("utf-8", "replace").replace("\r", ""), code, timed_out)
+
+
+# ---------------------------------------------------------------- results
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def report(self, name, reason=None, detail=None):
+        if reason is None:
+            self.passed += 1
+            print("PASS " + name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL %s: %s" % (name, reason), flush=True)
+            if detail:
+                print(detail, flush=True)
+
+
+LINE_RE = re.compile(r"^(PASS|FAIL) (\S+?)(?:: (.*))?$")
+
+
+def collect_lines(res, prefix, text):
+    """Reports every PASS/FAIL line of a run; returns how many there were."""
+    n = 0
+    for line in text.splitlines():
+        m = LINE_RE.match(line.strip())
+        if m:
+            n += 1
+            res.report(prefix + m.group(2), None if m.group(1) == "PASS"
+                       else (m.group(3) or "failed"))
+    return n
+
+
+def check_in_order(out, expect):
+    """None if every (what, regex) of expect matches out in order, else
+    the reason. {name} in a regex is a group (?P<name>...) matched by an
+    earlier one."""
+    pos, seen = 0, {}
+    for what, pat in expect:
+        pat = re.sub(r"\{(\w+)\}", lambda m: seen.get(m.group(1), m.group(0)), pat)
+        m = re.compile(pat, re.M).search(out, pos)
+        if not m:
+            return "%s: no line matching /%s/ after offset %d" % (what, pat, pos)
+        seen.update(m.groupdict())
+        pos = m.end()
+    return None
