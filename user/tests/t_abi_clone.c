@@ -31,17 +31,6 @@ static int exit_5_fn(void *arg, const struct thr_regs *r)
 	return 5;
 }
 
-static void reap_leftovers(void)
-{
-	for (int i = 0; i < 100; i++) {
-		long r = raw_wait4(-1, NULL, WNOHANG | __WALL, NULL);
-		if (r < 0)
-			return;
-		if (r == 0)
-			thr_sleep_ms(10);
-	}
-}
-
 static volatile int sig_hits, sig_last;
 static void on_sig(int sig) { sig_last = sig; sig_hits++; }
 
@@ -298,18 +287,18 @@ TEST(a_threads_child_goes_to_pid_1_when_the_thread_exits)
 int main(void)
 {
 	RUN(thread_with_sigchld_signals_becomes_a_zombie_and_plain_wait4_reaps_it);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(thread_with_another_exit_signal_is_only_wclones_or_walls);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(a_threads_thread_is_its_creators_child);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(ctid_is_never_written);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(release_vm_word_zeroed_when_a_signal_ends_the_child);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(release_vm_word_zeroed_when_exit_group_ends_the_thread);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(a_threads_child_goes_to_pid_1_when_the_thread_exits);
-	reap_leftovers();
+	thr_reap_leftovers();
 	return t_exit_code();
 }

@@ -18,29 +18,6 @@
 static char stk[2][STACK] __attribute__((aligned(16)));
 #define TOP(i) ((void *)(stk[i] + STACK))
 
-__attribute__((noreturn))
-static void spin(void)
-{
-	for (;;)
-		raw_sched_yield();
-}
-
-/* The wait status of a spinning child sent sig by kill. */
-static long killed_by(int sig)
-{
-	int st = -1;
-	long pid = raw_fork();
-
-	if (pid == 0)
-		spin();
-	if (pid < 0)
-		return pid;
-	raw_sched_yield();
-	long k = raw_kill((int)pid, sig);
-	long r = raw_wait4(pid, &st, 0, NULL);
-	return k < 0 ? k : r == pid ? st : r;
-}
-
 TEST(other_signals_end_the_process_by_default)
 {
 	static const int sigs[] = { SIGHUP, SIGQUIT, SIGABRT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
@@ -49,7 +26,7 @@ TEST(other_signals_end_the_process_by_default)
 				    30 /* SIGPWR */, 31 /* SIGSYS */, 32, 33, 34, 48, 63, 64 };
 
 	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		long st = killed_by(sigs[i]);
+		long st = thr_killed_by(sigs[i]);
 		EXPECT(st == KILLED(sigs[i]), "signal %d's default: status %s, want %s", sigs[i],
 		       t_status_str(st, t_b1_), t_status_str(KILLED(sigs[i]), t_b2_));
 	}
@@ -74,7 +51,7 @@ static long survives(int sig)
 	long pid = raw_fork();
 
 	if (pid == 0)
-		spin();
+		thr_spin_forever();
 	if (pid < 0)
 		return pid;
 	raw_sched_yield();

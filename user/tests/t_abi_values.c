@@ -88,29 +88,6 @@ TEST(errno_values_as_linux)
 
 /* ---- signal numbers (sections 3 and 7) ---- */
 
-__attribute__((noreturn))
-static void spin(void)
-{
-	for (;;)
-		raw_sched_yield();
-}
-
-/* The wait status of a spinning child sent sig by kill. */
-static long killed_by(int sig)
-{
-	int st = -1;
-	long pid = raw_fork();
-
-	if (pid == 0)
-		spin();
-	if (pid < 0)
-		return pid;
-	raw_sched_yield();
-	long k = raw_kill((int)pid, sig);
-	long r = raw_wait4(pid, &st, 0, NULL);
-	return k < 0 ? k : r == pid ? st : r;
-}
-
 static int null_read(long unused) { (void)unused; return *(volatile int *)opaque(0); }
 static int do_ud2(long unused) { (void)unused; __asm__ volatile("ud2"); return 0; }
 static int div_zero(long unused)
@@ -124,9 +101,9 @@ TEST(signal_numbers_as_linux)
 {
 	struct k_sigaction h = { (void *)on_usr1, SA_RESTORER, (void *)__restore_rt, { 0, 0 } };
 
-	EXPECT_STATUS(killed_by(9), 9);                         /* SIGKILL */
-	EXPECT_STATUS(killed_by(15), 15);                       /* SIGTERM */
-	EXPECT_STATUS(killed_by(2), 2);                         /* SIGINT */
+	EXPECT_STATUS(thr_killed_by(9), 9);                         /* SIGKILL */
+	EXPECT_STATUS(thr_killed_by(15), 15);                       /* SIGTERM */
+	EXPECT_STATUS(thr_killed_by(2), 2);                         /* SIGINT */
 	EXPECT_STATUS(child_status(null_read, 0), 11);          /* SIGSEGV */
 	EXPECT_STATUS(child_status(do_ud2, 0), 4);              /* SIGILL */
 	EXPECT_STATUS(child_status(div_zero, 0), 8);            /* SIGFPE */
@@ -167,7 +144,7 @@ TEST(wait_options_values)
 	long pid = raw_fork();
 
 	if (pid == 0)
-		spin();
+		thr_spin_forever();
 	EXPECT(pid > 0, "fork: %ld", pid);
 	long r = raw_wait4(pid, &st, 0x00000001, NULL);         /* WNOHANG */
 	raw_kill((int)pid, 9);

@@ -15,25 +15,6 @@ static char stk[7][STACK] __attribute__((aligned(16)));
 #define TOP(i) ((void *)(stk[i] + STACK))
 #define MAGIC 0x12341234
 
-static int quick_fn(void *arg, const struct thr_regs *r)
-{
-	(void)arg;
-	(void)r;
-	return 0;
-}
-
-/* Reaps what a failed case left behind (up to 1 s). */
-static void reap_leftovers(void)
-{
-	for (int i = 0; i < 100; i++) {
-		long r = raw_wait4(-1, NULL, WNOHANG | __WALL, NULL);
-		if (r < 0)
-			return;
-		if (r == 0)
-			thr_sleep_ms(10);
-	}
-}
-
 static long ntasks(void)
 {
 	struct thr_kstat k;
@@ -73,7 +54,7 @@ TEST(detached_sends_no_exit_signal)
 	for (int i = 0; i < 2; i++) {
 		*word = MAGIC;
 		long tid = thr_clone(CLONE_VM | CLONE_DETACHED | CLONE_RELEASE_VM | sigs[i], TOP(0),
-				     NULL, NULL, quick_fn, NULL);
+				     NULL, NULL, thr_quick_fn, NULL);
 		EXPECT(tid > 1, "clone returned %ld", tid);
 		EXPECT(thr_wait_word(word, 0, 20000), "RELEASE_VM word still %#x", *word);
 		EXPECT_EQ(settle_tasks(base), base);    /* gone: no zombie */
@@ -285,17 +266,17 @@ TEST(release_vm_needs_newsp)
 int main(void)
 {
 	RUN(detached_sends_no_exit_signal);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(detached_wait4_echild_at_once_alive_or_gone);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(erratum7_release_vm_word_is_newsp_minus_4);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(release_vm_zeroed_by_execve_in_the_old_mm);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(release_vm_without_vm_zeroes_the_childs_copy);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(release_vm_fault_on_the_word_is_ignored);
-	reap_leftovers();
+	thr_reap_leftovers();
 	RUN(release_vm_needs_newsp);
 	return t_exit_code();
 }

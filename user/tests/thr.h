@@ -152,6 +152,32 @@ static void thr_reap_leftovers(void)
 
 /* ---- signals ---- */
 
+/* Yields for ever: a process that only a signal ends. */
+__attribute__((noreturn, unused))
+static void thr_spin_forever(void)
+{
+	for (;;)
+		raw_sched_yield();
+}
+
+/* The wait status of a forked child, spinning, after kill(child, sig);
+ * or -errno from fork, kill or wait4. */
+__attribute__((unused))
+static long thr_killed_by(int sig)
+{
+	int st = -1;
+	long pid = raw_fork();
+
+	if (pid == 0)
+		thr_spin_forever();
+	if (pid < 0)
+		return pid;
+	raw_sched_yield();
+	long k = raw_kill((int)pid, sig);
+	long r = raw_wait4(pid, &st, 0, NULL);
+	return k < 0 ? k : r == pid ? st : r;
+}
+
 /* Installs handler (or SIG_DFL / SIG_IGN) for sig, with SA_RESTORER. */
 __attribute__((unused))
 static long thr_signal(int sig, void (*handler)(int))
