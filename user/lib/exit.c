@@ -4,10 +4,20 @@
 #include "unistd.h"
 #include "raw.h"
 #include "lock.h"
+#include "atfork.h"
 
 static void (*handlers[ATEXIT_MAX])(void);
 static int nhandlers;
 static libc_lock_t handlers_lock = LIBC_LOCK_INIT;
+
+/* fork (atfork.h): a thread in atexit() or exit() at the fork would
+ * leave the lock held in the child, whose exit() would then never end. */
+static void handlers_prepare(void) { libc_lock(&handlers_lock); }
+static void handlers_parent(void) { libc_unlock(&handlers_lock); }
+static void handlers_child(void) { handlers_lock = LIBC_LOCK_INIT; }
+const struct __atfork_handlers __exit_atfork = {
+	handlers_prepare, handlers_parent, handlers_child,
+};
 
 int atexit(void (*fn)(void))
 {

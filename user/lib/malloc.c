@@ -6,7 +6,8 @@
  * bytes or more gets a mapping of its own from mmap2, with a heap.c
  * header marked HEAP_MAPPED whose size is the mapping's length; free
  * unmaps it, so its frames go back to the kernel at once (glibc does
- * the same above 128 KiB). One lock guards the heap for threads. */
+ * the same above 128 KiB). One lock guards the heap for threads, and
+ * fork() takes it (atfork.h: last of the library's locks). */
 #include "stdlib.h"
 #include "malloc.h"
 #include "string.h"
@@ -16,6 +17,7 @@
 #include "stdio.h"
 #include "heap.h"
 #include "lock.h"
+#include "atfork.h"
 #include "raw.h"
 #include "sys/mman.h"
 
@@ -38,6 +40,15 @@ static void *brk_more(struct heap *h, size_t len)
 
 static struct heap heap = { .more = brk_more, .grow = HEAP_GROW };
 static libc_lock_t heap_lock = LIBC_LOCK_INIT;
+
+/* fork (atfork.h): the free list is whole only between two calls, so
+ * fork waits for the lock; the child, whose only thread holds it, starts
+ * with it free. Large blocks need nothing: each is its own mapping, and
+ * free() unmaps it without the lock. */
+static void heap_prepare(void) { libc_lock(&heap_lock); }
+static void heap_parent(void) { libc_unlock(&heap_lock); }
+static void heap_child(void) { heap_lock = LIBC_LOCK_INIT; }
+const struct __atfork_handlers __malloc_atfork = { heap_prepare, heap_parent, heap_child };
 
 /* A broken free() is a bug in the program: say so and stop, as glibc
  * does ("free(): double free detected"), before the heap is corrupted. */

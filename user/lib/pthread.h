@@ -15,6 +15,8 @@
  *                     PT_TLS, reached through %gs (pthread_tls.c)
  *   mutexes, condition variables, barriers, pthread_once
  *                     futexes: no system call unless there is contention
+ *   pthread_atfork    fork() in a threaded program: the child inherits no
+ *                     lock held by a thread it does not have (fork.c)
  *
  * Stacks: PTHREAD_STACK_DEFAULT (64 KiB) unless pthread_attr_setstacksize
  * says otherwise, at least PTHREAD_STACK_MIN, with a PROT_NONE guard page
@@ -107,6 +109,19 @@ int pthread_detach(pthread_t thread);
 pthread_t pthread_self(void);
 int pthread_equal(pthread_t a, pthread_t b);
 int pthread_once(pthread_once_t *once, void (*init)(void));
+
+/* ---- fork (fork.c) ----
+ * Handlers that fork() runs: prepare before the system call, in the
+ * reverse order of registration; then parent in the parent or child in
+ * the child, in the order of registration (POSIX). Any may be NULL. The
+ * library's own locks (malloc, stdio, these lists) are handled without
+ * them: fork() takes them after the last prepare handler, and releases
+ * or resets them before the first parent or child handler, so handlers
+ * may call malloc and printf, and a child handler may create threads. In
+ * the child the caller is the only thread. 0, or ENOMEM when
+ * PTHREAD_ATFORK_MAX handlers are registered already. */
+#define PTHREAD_ATFORK_MAX 32
+int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
 
 int pthread_attr_init(pthread_attr_t *attr);
 int pthread_attr_destroy(pthread_attr_t *attr);

@@ -10,6 +10,7 @@
  * and a key created again in the same slot starts out NULL everywhere
  * (glibc's scheme). */
 #include "pthread_impl.h"
+#include "atfork.h"
 #include "errno.h"
 
 static struct {
@@ -17,6 +18,13 @@ static struct {
 	void (*destructor)(void *);
 } keys[PTHREAD_KEYS_MAX];
 static volatile int keys_lock;
+
+/* fork (atfork.h): a key being created or deleted at the fork must not
+ * leave keys_lock held in the child. */
+static void keys_prepare(void) { futex_lock(&keys_lock); }
+static void keys_parent(void) { futex_unlock(&keys_lock); }
+static void keys_child(void) { keys_lock = 0; }
+const struct __atfork_handlers __pthread_key_atfork = { keys_prepare, keys_parent, keys_child };
 
 static bool key_in_use(pthread_key_t key)
 {

@@ -14,6 +14,7 @@
  * PTHREAD_STACK_CACHE) or unmaps it. It runs at every create, join and
  * detach: nobody ever waits for the kernel except pthread_reclaim_np. */
 #include "pthread_impl.h"
+#include "atfork.h"
 #include "raw.h"
 #include "sys/mman.h"
 
@@ -24,6 +25,7 @@ static struct pthread *live_head, *live_tail;   /* created, not yet reclaimed */
 static struct pthread *exited;                  /* finished; kernel may not have let go */
 static struct pthread *cache;                   /* free mappings, default stack size */
 static int nexited, ncached;
+static bool main_gone;          /* a child forked by another thread: no main thread */
 
 /* ---- the lists (__pthread_lists_lock held) ---- */
 
@@ -55,7 +57,7 @@ static void live_del(struct pthread *pd)
 bool __pthread_is_live(struct pthread *pd)
 {
 	if (pd && pd == __pthread_main)
-		return true;
+		return !main_gone;
 	for (struct pthread *p = live_head; p; p = p->next)
 		if (p == pd)
 			return true;
@@ -196,27 +198,62 @@ int pthread_reclaim_np(void)
 	return n;
 }
 
-/* fork() in a program with threads (syscalls.c calls this in the child):
- * only the forking thread exists in the child. Its TID is new; the other
- * threads' mappings were copied, but nobody runs on them and the kernel
- * will never zero their RELEASE_VM words here, so, as glibc does, they
- * are dropped from the books and stay mapped (a leak, as on Linux).
- * Cached mappings stay usable. A lock another thread held at the fork
- * stays held in the child, except __pthread_lists_lock, reset here;
- * POSIX allows only async-signal-safe calls in such a child anyway. */
-void __pthread_fork_child(void)
+/* ---- fork (fork.c, atfork.h) ----
+ *
+ * fork waits for the lists to be whole. In the child only the forking
+ * thread exists: it gets its new TID, and is the only thread the lists
+ * know (it stays on the live list unless it is the main thread, which
+ * never is on it; if it is not the main thread, the main thread is gone
+ * and pthread_join on it says ESRCH). Every other thread's mapping was
+ * copied into the child, and nobody runs on the copy: as glibc's
+ * reclaim_stacks does, each is treated as the mapping of a thread that
+ * has let go of it - its RELEASE_VM word zeroed here, since the child's
+ * kernel will never do it - and so is cached or unmapped at once. The
+ * cache is kept. Only a mapping that a pthread_create in the parent had
+ * taken from the cache but not yet put on the live list is lost (it stays
+ * mapped, unused).
+ *
+ * The caller's own record is cleaned of the parent's other threads: a
+ * joiner that was waiting for it does not exist here. */
+static void lists_prepare(void)
 {
-	struct pthread *self;
+	futex_lock(&__pthread_lists_lock);
+}
 
+static void lists_parent(void)
+{
+	futex_unlock(&__pthread_lists_lock);
+}
+
+static void lists_child(void)
+{
+	struct pthread *self, *pd, *next;
+
+	__pthread_lists_lock = 0;
 	if (!__pthread_main)
-		return;
+		return;                 /* no TLS: no thread was ever created */
 	self = __pthread_self();
 	self->tid = (pid_t)raw_gettid();
-	__pthread_lists_lock = 0;
+	self->joiner = NULL;
+	self->done = 0;
 	__pthread_nthreads = 1;
-	live_head = live_tail = NULL;
+	if (self != __pthread_main)
+		main_gone = true;
+
 	exited = NULL;
 	nexited = 0;
-	if (self != __pthread_main)
-		__pthread_live_add(self);
+	for (pd = live_head; pd; pd = next) {
+		next = pd->next;
+		if (pd == self)
+			continue;
+		*pd->release_word = 0;
+		pd->next_free = exited;
+		exited = pd;
+		nexited++;
+	}
+	__pthread_reclaim();            /* takes them all off the live list */
 }
+
+const struct __atfork_handlers __pthread_stack_atfork = {
+	lists_prepare, lists_parent, lists_child,
+};

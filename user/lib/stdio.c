@@ -6,8 +6,15 @@
  * line-buffered stream; __stdio_end_write, at the end of every public
  * writing call, writes the buffer out if the stream is unbuffered or
  * such a '\n' went in. So an unbuffered stream still makes one write(2)
- * per call, and a line-buffered one per call that ends a line. */
+ * per call, and a line-buffered one per call that ends a line.
+ *
+ * Locks: each stream has its own, and the list of streams one more. Two
+ * are held at once only in this order: the list, then a writing stream
+ * (fflush(NULL), fork); a reading stream, then stdout (refill); a
+ * memory stream, then malloc's (growing its buffer). fork() takes the
+ * list's and every writing stream's (stdio_prepare, below). */
 #include "stdio_impl.h"
+#include "atfork.h"
 #include "stdio_ext.h"
 #include "stdlib.h"
 #include "string.h"
@@ -39,11 +46,46 @@ static libc_lock_t streams_lock = LIBC_LOCK_INIT;
 
 /* ---- writing ---- */
 
+/* A memory stream's buffer, at least need bytes; the caller holds f's
+ * lock. 0, or EOF (ENOMEM) with the stream as it was. */
+static int mem_grow(FILE *f, size_t need)
+{
+	size_t size = f->size;
+	char *buf;
+
+	while (size < need)
+		size = size > ((size_t)-1) / 2 ? need : size * 2;
+	buf = realloc(f->buf, size);
+	if (!buf) {
+		errno = ENOMEM;
+		f->flags |= F_ERR;
+		return EOF;
+	}
+	f->buf = buf;
+	f->size = size;
+	return 0;
+}
+
+/* A memory stream's flush: the caller learns where its bytes are now
+ * (the buffer moves as it grows), followed by a '\0' (POSIX). */
+static int mem_publish(FILE *f)
+{
+	if (f->wlen == f->size && mem_grow(f, f->wlen + 1))
+		return EOF;
+	f->buf[f->wlen] = '\0';
+	*f->mem_buf = f->buf;
+	*f->mem_size = f->wlen;
+	f->flush_due = false;
+	return 0;
+}
+
 int __stdio_flush(FILE *f)
 {
 	const char *p = f->buf;
 	size_t left = f->wlen;
 
+	if (f->flags & F_MEM)
+		return mem_publish(f);
 	f->wlen = 0;
 	f->flush_due = false;
 	while (left > 0) {
@@ -66,7 +108,8 @@ int __stdio_put(FILE *f, char c)
 		f->flags |= F_ERR;
 		return EOF;
 	}
-	if (f->wlen == f->size && __stdio_flush(f))
+	if (f->wlen == f->size &&
+	    ((f->flags & F_MEM) ? mem_grow(f, f->size + 1) : __stdio_flush(f)))
 		return EOF;
 	f->buf[f->wlen++] = c;
 	if (c == '\n' && f->mode == _IOLBF)
@@ -175,6 +218,40 @@ void __stdio_exit(void)
 {
 	fflush(NULL);
 }
+
+/* fork (atfork.h). Taken: the list and every writing stream, in the
+ * order fflush(NULL) takes them, so the child gets each buffer whole
+ * and its exit() can flush them all. Not taken: reading streams' locks,
+ * which a reader holds through read(2) on the console for as long as the
+ * user types nothing (fork would wait for the user); as glibc does for
+ * every stream, the child merely resets those. A reader refills only an
+ * empty buffer, so the child at worst sees it empty and reads again.
+ * (F_WRITE is set when a stream is made and never changes: reading it
+ * without the stream's lock is safe, as in fflush(NULL).) */
+static void stdio_prepare(void)
+{
+	libc_lock(&streams_lock);
+	for (FILE *f = streams; f; f = f->next)
+		if (f->flags & F_WRITE)
+			libc_lock(&f->lock);
+}
+
+static void stdio_parent(void)
+{
+	for (FILE *f = streams; f; f = f->next)
+		if (f->flags & F_WRITE)
+			libc_unlock(&f->lock);
+	libc_unlock(&streams_lock);
+}
+
+static void stdio_child(void)
+{
+	for (FILE *f = streams; f; f = f->next)
+		f->lock = LIBC_LOCK_INIT;
+	streams_lock = LIBC_LOCK_INIT;
+}
+
+const struct __atfork_handlers __stdio_atfork = { stdio_prepare, stdio_parent, stdio_child };
 
 /* ---- reading ---- */
 
@@ -339,6 +416,36 @@ FILE *fopen(const char *path, const char *mode)
 	return f;
 }
 
+#define MEMSTREAM_START 128     /* the first buffer; it doubles as it fills */
+
+FILE *open_memstream(char **buf, size_t *size)
+{
+	FILE *f;
+
+	if (!buf || !size) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->buf = malloc(MEMSTREAM_START))) {
+		free(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->fd = -1;
+	f->flags = F_WRITE | F_MEM | F_ALLOC;
+	f->mode = _IOFBF;
+	f->size = MEMSTREAM_START;
+	f->mem_buf = buf;
+	f->mem_size = size;
+	mem_publish(f);         /* "" from the start: fflush with nothing written */
+	libc_lock(&streams_lock);
+	f->next = streams;
+	streams = f;
+	libc_unlock(&streams_lock);
+	return f;
+}
+
 int fclose(FILE *f)
 {
 	int r = fflush(f);
@@ -350,15 +457,17 @@ int fclose(FILE *f)
 			break;
 		}
 	libc_unlock(&streams_lock);
-	if (close(f->fd) < 0)
+	/* A memory stream has no file, and its buffer is now the caller's. */
+	if (!(f->flags & F_MEM) && close(f->fd) < 0)
 		r = EOF;
 	if (f->flags & F_ALLOC)
 		free(f);
 	return r;
 }
 
-/* Only the mode can change (and the buffer, when one is given); call it
- * before any I/O on f, as C requires. */
+/* Only the mode can change (and the buffer, when one is given, except
+ * for a memory stream, whose buffer is its output); call it before any
+ * I/O on f, as C requires. */
 int setvbuf(FILE *f, char *buf, int mode, size_t size)
 {
 	if (mode != _IOFBF && mode != _IOLBF && mode != _IONBF)
@@ -367,7 +476,7 @@ int setvbuf(FILE *f, char *buf, int mode, size_t size)
 	if (f->flags & F_WRITE && f->wlen)
 		__stdio_flush(f);
 	f->mode = mode;
-	if (buf && size > 0 && f->rpos == f->rlen) {
+	if (buf && size > 0 && f->rpos == f->rlen && !(f->flags & F_MEM)) {
 		f->buf = buf;
 		f->size = size;
 		f->rpos = f->rlen = 0;
@@ -385,7 +494,8 @@ int fileno(FILE *f) { return f->fd; }
 int feof(FILE *f) { return !!(f->flags & F_EOF); }
 int ferror(FILE *f) { return !!(f->flags & F_ERR); }
 void clearerr(FILE *f) { f->flags &= ~(F_EOF | F_ERR); }
-size_t __fpending(FILE *f) { return (f->flags & F_WRITE) ? f->wlen : 0; }
+/* A memory stream's bytes are where they are going already. */
+size_t __fpending(FILE *f) { return (f->flags & (F_WRITE | F_MEM)) == F_WRITE ? f->wlen : 0; }
 int __flbf(FILE *f) { return f->mode == _IOLBF; }
 
 void perror(const char *s)

@@ -11,7 +11,8 @@
  * hands over a line at a time); reading from any stream first flushes
  * stdout, so a prompt shows before the program waits.
  *
- * fopen opens the initrd's read-only files ("r" only). The printf
+ * fopen opens the initrd's read-only files ("r" only); open_memstream
+ * writes into memory (a stream that needs no writable file). The printf
  * conversions are lib/format.h's (no floating point). dprintf writes to
  * a file descriptor directly, bypassing the streams. */
 #ifndef USER_STDIO_H
@@ -34,6 +35,11 @@ typedef struct spindle_file FILE;
 extern FILE *stdin, *stdout, *stderr;
 
 FILE *fopen(const char *path, const char *mode);
+/* A stream that writes into memory it allocates (POSIX 2008). After each
+ * fflush and at fclose, *buf is the bytes written so far followed by a
+ * '\0', and *size their number; after fclose the memory is the caller's
+ * (free(*buf)). */
+FILE *open_memstream(char **buf, size_t *size);
 int fclose(FILE *f);
 int fflush(FILE *f);        /* NULL: every stream */
 int setvbuf(FILE *f, char *buf, int mode, size_t size);

@@ -3,7 +3,10 @@
  * A stream reads or writes, never both (Spindle's files are read-only,
  * the console's fds are one-way). Its buffer holds, when writing, the
  * bytes not yet written: buf[0, wlen); when reading, the bytes not yet
- * consumed: buf[rpos, rlen). */
+ * consumed: buf[rpos, rlen). A memory stream (open_memstream, F_MEM) has
+ * no file: its buffer is the memory the caller gets, buf[0, wlen) is
+ * everything written so far, and "flushing" only tells the caller where
+ * that is (*mem_buf, *mem_size) and puts a '\0' after it. */
 #ifndef USER_STDIO_IMPL_H
 #define USER_STDIO_IMPL_H
 
@@ -14,7 +17,8 @@
 #define F_WRITE  0x02
 #define F_EOF    0x04       /* sticky end-of-file indicator (C11 7.21.7.1) */
 #define F_ERR    0x08       /* error indicator */
-#define F_ALLOC  0x10       /* the FILE and its buffer came from malloc */
+#define F_ALLOC  0x10       /* the FILE (and a file's buffer) came from malloc */
+#define F_MEM    0x20       /* open_memstream: the buffer is the output */
 
 struct spindle_file {
 	int fd;
@@ -27,6 +31,8 @@ struct spindle_file {
 	bool flush_due;         /* a '\n' went into a line-buffered stream */
 	libc_lock_t lock;
 	struct spindle_file *next;      /* every open stream, for fflush(NULL) */
+	char **mem_buf;                 /* F_MEM: where the caller reads the buffer */
+	size_t *mem_size;               /* ... and its length */
 };
 
 /* The unlocked steps; the caller holds f->lock. */

@@ -15,18 +15,8 @@ ssize_t read(int fd, void *buf, size_t n) { return __syscall_ret(raw_read(fd, bu
 ssize_t write(int fd, const void *buf, size_t n) { return __syscall_ret(raw_write(fd, buf, n)); }
 int open(const char *path, int flags) { return __syscall_ret(raw_open(path, flags)); }
 int close(int fd) { return __syscall_ret(raw_close(fd)); }
-/* In the child, the thread library (if the program links it) forgets the
- * parent's other threads: only the forking thread exists there. */
-extern void __pthread_fork_child(void) __attribute__((weak));
-
-pid_t fork(void)
-{
-	long r = raw_fork();
-
-	if (r == 0 && __pthread_fork_child)
-		__pthread_fork_child();
-	return __syscall_ret(r);
-}
+/* fork() is fork.c's: it runs the library's and the program's fork
+ * handlers around the system call. */
 pid_t getpid(void) { return raw_getpid(); }        /* cannot fail */
 pid_t getppid(void) { return raw_getppid(); }
 pid_t gettid(void) { return raw_gettid(); }

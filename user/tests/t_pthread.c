@@ -3,9 +3,11 @@
  * joined, __thread isolation across 64 threads (.tdata and .tbss, the
  * initial values, a 64-byte aligned variable), errno per thread, join and
  * detach errors, detached threads whose stacks are reclaimed (the free
- * frame count back where it was), the stack size attribute and the guard
- * page, pthread_exit from main, and fork. Mutexes, condition variables,
- * barriers, once and keys are t_pthread_sync's. Booted as init. */
+ * frame count back where it was). Stacks and the guard page, pthread_exit
+ * from main and fork are t_pthread_proc's; fork while threads hold the
+ * library's locks and pthread_atfork t_pthread_fork's; mutexes,
+ * condition variables, barriers, once and keys t_pthread_sync's. Booted
+ * as init. */
 #define T_PROG "t_pthread"
 #include "t.h"
 #include "thr.h"
@@ -13,34 +15,6 @@
 #include "pthread_impl.h"      /* struct pthread's tid, atomic_load */
 #include "sched.h"
 #include "unistd.h"
-
-/* Runs fn in a child made by libc's fork (which resets the thread
- * library in the child); its wait status. */
-static long fork_status(int (*fn)(long), long arg)
-{
-	int st = -1;
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(fn(arg));
-	if (pid < 0)
-		return -errno;
-	/* Polled, with a deadline: a blocking wait4 for a process whose
-	 * main thread ended before its other threads is never woken when
-	 * the last one ends (a kernel bug, reported: main_exit_child). */
-	long long end = thr_now_ns() + 20000000000ll;
-	long r;
-	while ((r = raw_wait4(pid, &st, WNOHANG, NULL)) == 0 && thr_now_ns() < end)
-		thr_sleep_ms(5);
-	if (r == 0) {
-		printf("fork_status: child %d not reaped after 20 s (state %c)\n", pid,
-		       thr_task_state(pid));
-		raw_kill(pid, SIGKILL);
-		raw_wait4(pid, &st, 0, NULL);
-		return -ETIMEDOUT;
-	}
-	return r == pid ? st : r;
-}
 
 /* Yields until only the main thread is running (the others have at
  * least queued their stacks); true if so within 20 s. */
@@ -507,129 +481,6 @@ TEST(detached_threads_stacks_are_reclaimed)
 	       k2.frames_free, k0.frames_free, slack);
 }
 
-/* ---- stacks ---- */
-
-static int use_stack(int depth)
-{
-	volatile char frame[1024];
-
-	frame[0] = (char)depth;
-	if (depth == 0)
-		return frame[0];
-	return use_stack(depth - 1) + frame[0];
-}
-
-static void *big_stack_user(void *arg)
-{
-	int depth = (int)(uintptr_t)arg;
-
-	return (void *)(uintptr_t)use_stack(depth);
-}
-
-static void *overflow(void *arg)
-{
-	return (void *)(uintptr_t)use_stack(1 << 20) + (uintptr_t)arg;
-}
-
-static int guard_child(long arg)
-{
-	pthread_attr_t a;
-	pthread_t t;
-
-	(void)arg;
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, PTHREAD_STACK_MIN);
-	if (pthread_create(&t, &a, overflow, NULL))
-		return 3;
-	pthread_join(t, NULL);
-	return 4;               /* the overflow did not kill us */
-}
-
-TEST(stack_size_and_guard_page)
-{
-	pthread_attr_t a;
-	pthread_t t;
-	size_t sz;
-	void *r = NULL;
-
-	EXPECT_EQ(pthread_attr_init(&a), 0);
-	EXPECT_EQ(pthread_attr_getstacksize(&a, &sz), 0);
-	EXPECT_EQ(sz, PTHREAD_STACK_DEFAULT);
-	EXPECT_EQ(pthread_attr_setstacksize(&a, PTHREAD_STACK_MIN - 1), EINVAL);
-	EXPECT_EQ(pthread_attr_setstacksize(&a, 512 * 1024), 0);
-	/* 400 frames of 1 KiB: far more than the default 64 KiB. */
-	EXPECT_EQ(pthread_create(&t, &a, big_stack_user, (void *)400), 0);
-	EXPECT_EQ(pthread_join(t, &r), 0);
-	EXPECT(r == (void *)(uintptr_t)use_stack(400), "deep recursion returned %p", r);
-	/* Running off a small stack hits its guard page: SIGSEGV. */
-	EXPECT_STATUS(fork_status(guard_child, 0), KILLED(SIGSEGV));
-}
-
-/* ---- the process's end ---- */
-
-static void *sleep_then_return(void *arg)
-{
-	thr_sleep_ms(30);
-	return arg;
-}
-
-static void *sleep_long_then_return(void *arg)
-{
-	thr_sleep_ms(500);
-	return arg;
-}
-
-/* main calls pthread_exit: the process lives on until its last thread
- * ends, then exits with status 0 (as on Linux). */
-static int main_exit_child(long arg)
-{
-	pthread_t t;
-
-	(void)arg;
-	if (pthread_create(&t, NULL, sleep_then_return, NULL))
-		return 3;
-	pthread_exit(NULL);
-}
-
-/* fork from a threaded program: the child has one thread and a working
- * library. */
-static int fork_child(long arg)
-{
-	pthread_t t;
-	void *r = NULL;
-
-	(void)arg;
-	if (pthread_self()->tid != gettid())
-		return 5;
-	if (pthread_create(&t, NULL, sleep_then_return, (void *)9) || pthread_join(t, &r))
-		return 6;
-	return r == (void *)9 ? 0 : 7;
-}
-
-/* The other thread alive at the fork is asleep in nanosleep from before
- * the fork to after the child's end, touching no memory. Two kernel
- * problems are kept out of this case that way (both reported): a thread
- * asleep in FUTEX_WAIT loses its wake-up once the parent writes the page
- * it still shares copy-on-write with the child (futexes are keyed by
- * physical frame, and the parent's mapping moves to a copy), and a thread
- * that takes a copy-on-write fault while its sibling is inside fork can
- * deadlock the two CPUs (a TLB shootdown IPI to a CPU spinning with
- * interrupts off in ldt_dup). */
-TEST(pthread_exit_in_main_and_fork)
-{
-	pthread_t t;
-	void *r = NULL;
-	int st = -1;
-
-	EXPECT_STATUS(fork_status(main_exit_child, 0), EXITED(0));
-	EXPECT_EQ(pthread_create(&t, NULL, sleep_long_then_return, (void *)3), 0);
-	EXPECT(thr_wait_sleeping(t->tid, 5000), "the thread never went to sleep");
-	st = (int)fork_status(fork_child, 0);
-	EXPECT_EQ(pthread_join(t, &r), 0);
-	EXPECT(r == (void *)3, "the thread alive at fork returned %p", r);
-	EXPECT_STATUS(st, EXITED(0));
-}
-
 int main(void)
 {
 	RUN(main_thread_has_tls);
@@ -639,7 +490,5 @@ int main(void)
 	RUN(errno_is_per_thread);
 	RUN(join_and_detach_errors);
 	RUN(detached_threads_stacks_are_reclaimed);
-	RUN(stack_size_and_guard_page);
-	RUN(pthread_exit_in_main_and_fork);
 	return t_exit_code();
 }
