@@ -22,6 +22,8 @@ Runs, in order, and prints one line per test, `PASS name` or
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
+  bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
+               -icount) completes and repeats exactly (tests/bench_check.py)
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
@@ -46,6 +48,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
                      collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
 from loaders import bochs, gdb_session, grub_qemu
+from bench_check import bench_smp_repeats
 
 # ---------------------------------------------------------------- unit
 def run_unit(res, want):
@@ -253,6 +256,8 @@ def main():
         jobs.append((bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
     if wanted("gdb/"):
         jobs.append((gdb_session, ()))
+    if wanted("bench/"):
+        jobs.append((bench_smp_repeats, ()))
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]
