@@ -177,6 +177,29 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
 
+# What some programs' consoles must show besides their own PASS lines:
+# lines that only the kernel prints, which the program cannot read.
+FAULT_LINE_RE = re.compile(r"^pid (\d+) \((\S+)\): (SIG\w+) at eip=0x[0-9a-f]{8} "
+                           r"addr=0x([0-9a-f]{8})$", re.M)
+
+
+def fault_line_check(out):
+    """t_fault_line: one fault line, for the child that died; none for
+    the faults its handlers caught (abi.md section 7)."""
+    lines = FAULT_LINE_RE.findall(out)
+    m = re.search(r"^t_fault_line: child (\d+) must be reported at addr=0x([0-9a-f]{8})$",
+                  out, re.M)
+    if not m:
+        return "no 'child ... must be reported' line"
+    want = [(m.group(1), "t_fault_line", "SIGSEGV", m.group(2))]
+    if lines != want:
+        return "fault lines %s, want exactly %s" % (lines, want)
+    return None
+
+
+CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
+
+
 def user_test(smp, prog):
     """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
     smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
@@ -210,6 +233,9 @@ def user_test(smp, prog):
         bad = "no PASS line"
     if bad:
         out.append((prefix + prog, bad, b.tail(20)))
+    elif prog in CONSOLE_CHECKS:
+        name, check = CONSOLE_CHECKS[prog]
+        out.append(("%s%s.%s" % (prefix, prog, name), check(b.out), b.tail(20)))
     return out
 
 

@@ -101,21 +101,9 @@ static int exception_signal(unsigned trapno)
 	}
 }
 
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGILL: return "SIGILL";
-	case SIGFPE: return "SIGFPE";
-	case SIGBUS: return "SIGBUS";
-	case SIGTRAP: return "SIGTRAP";
-	default: return "signal";
-	}
-}
-
-/* A fault in user mode ends only that process (or runs its handler):
- * one line on the console, then the signal. addr is CR2 for a page
- * fault, the eip otherwise. The siginfo is Linux/i386's (traps.c and
+/* A fault in user mode ends only that process (or runs its handler): the
+ * signal, marked as a fault so that do_signal prints one line if the task
+ * dies of it. addr is CR2 for a page fault, the eip otherwise. The siginfo is Linux/i386's (traps.c and
  * fault.c of 2.6, unchanged since in these points):
  *   #PF  SIGSEGV SEGV_MAPERR when no area covers the address (a kernel
  *        address included: do_page_fault's bad_area_nosemaphore), else
@@ -134,7 +122,8 @@ static const char *signal_name(int sig)
 static void user_fault(struct trapframe *tf, uint32_t addr)
 {
 	struct task *t = current;
-	struct ksiginfo info = { .signo = exception_signal(tf->trapno), .code = SI_KERNEL };
+	struct ksiginfo info = { .signo = exception_signal(tf->trapno), .code = SI_KERNEL,
+				 .fault = true };
 	struct vma *v = NULL;
 
 	switch (tf->trapno) {
@@ -170,8 +159,8 @@ static void user_fault(struct trapframe *tf, uint32_t addr)
 	default:
 		break;
 	}
-	kprintf("pid %d (%s): %s at eip=0x%08x addr=0x%08x\n", t->tgid, t->comm,
-		signal_name(info.signo), tf->eip, addr);
+	/* No line here: a handler may catch it. do_signal prints one if
+	 * the task dies of it (abi.md section 7). */
 	force_signal_info(t, &info);
 }
 
