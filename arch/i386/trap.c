@@ -95,6 +95,8 @@ static int exception_signal(unsigned trapno)
 	case T_BRKPT:
 		return SIGTRAP;
 	case T_ALIGN:
+	case T_SEGNP:           /* Linux: segment_not_present, stack_segment */
+	case T_STACK:
 		return SIGBUS;
 	default:
 		return SIGSEGV;
@@ -114,8 +116,9 @@ static int exception_signal(unsigned trapno)
  *   #UD  SIGILL ILL_ILLOPN, si_addr = eip;
  *   #DB  SIGTRAP TRAP_BRKPT, si_addr = eip (send_sigtrap);
  *   #AC  SIGBUS BUS_ADRALN, si_addr 0;
- *   the rest - #GP, int3, into, bound, #TS/#NP/#SS - force_sig() in
- *        Linux, that is SI_KERNEL with si_addr 0. (Linux decodes the FPU
+ *   the rest - #GP, int3, into, bound, #TS (SIGSEGV), #NP/#SS (SIGBUS,
+ *        as Linux's segment_not_present and stack_segment) - force_sig()
+ *        in Linux, that is SI_KERNEL with si_addr 0. (Linux decodes the FPU
  *        status of #MF/#XM into FPE_FLT*; Spindle keeps no FPU state and
  *        says SI_KERNEL.)
  * The fault's trapno and error code reach the frame through tf. */
