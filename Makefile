@@ -19,6 +19,14 @@
 
 B := build
 
+# The kernel's optimisation. The debug build (make qemu-gdb, make gdb) is
+# the same code built again with DEBUG_KOPT in $(B)/debug: -Og keeps every
+# line and variable where GDB looks for it (at -O2 `break switch_to` lands
+# in an inlined helper and `next` jumps about).
+KOPT ?= -O2 -g
+DEBUG_KOPT := -Og -g3
+DEBUG_B := $(B)/debug
+
 # Quiet by default, one short line a step; `make V=1` shows whole commands.
 ifeq ($(V),1)
 Q :=
@@ -44,7 +52,7 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pie -fno-pic \
 	-fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-delete-null-pointer-checks \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing \
-	-O2 -g -Wall -Wextra -Werror -I. \
+	$(KOPT) -Wall -Wextra -Werror -I. \
 	-ffile-prefix-map=$(CURDIR)=.
 KASFLAGS := -m32 -D__ASSEMBLER__ -I. -Wa,--noexecstack -g \
 	-ffile-prefix-map=$(CURDIR)=.
@@ -66,7 +74,7 @@ KERNEL := $(B)/kernel.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench
+.PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs check clean unit-tests bench
 all: $(KERNEL) $(INITRD)
 
 deps:
@@ -160,14 +168,25 @@ run: all
 # A free TCP port for this user (machines are shared: never the fixed 1234).
 GDBPORT = $(shell python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 
-qemu-gdb: all
-	@port=$(GDBPORT); tools/mkgdbinit.sh $$port > .gdbinit; \
+# The debug kernel: the same sources at $(DEBUG_KOPT), in $(DEBUG_B).
+DEBUG_KERNEL := $(DEBUG_B)/kernel.elf
+$(DEBUG_KERNEL): FORCE | deps
+	$(Q)$(MAKE) --no-print-directory B=$(DEBUG_B) KOPT="$(DEBUG_KOPT)" $@
+debug: $(DEBUG_KERNEL)
+
+# QEMU stopped before the first instruction, waiting for GDB on a free
+# port; .gdbinit says where (make gdb reads it). GDB_KERNEL=$(KERNEL)
+# debugs the -O2 kernel instead.
+GDB_KERNEL ?= $(DEBUG_KERNEL)
+qemu-gdb: all $(GDB_KERNEL)
+	@port=$(GDBPORT); tools/mkgdbinit.sh $$port $(GDB_KERNEL) > .gdbinit; \
 	echo "*** QEMU waits for GDB on localhost:$$port: run 'make gdb' in another terminal ***"; \
-	$(QEMU) $(QEMU_COMMON) -serial mon:stdio -S -gdb tcp:127.0.0.1:$$port; true
+	$(QEMU) $(subst $(KERNEL),$(GDB_KERNEL),$(QEMU_COMMON)) -serial mon:stdio -S \
+		-gdb tcp:127.0.0.1:$$port; true
 
 gdb:
-	@test -f .gdbinit || { echo "run 'make qemu-gdb' first" >&2; exit 1; }
-	gdb -q -x .gdbinit
+	@test -f .gdbinit || { echo "run 'make qemu-gdb' first (in another terminal)" >&2; exit 1; }
+	gdb -q -iex "set auto-load local-gdbinit off" -x .gdbinit
 
 bochs: $(ISO)
 	tools/bochs.sh $(ISO) /dev/stdout
