@@ -10,6 +10,8 @@ import sys
 
 import gdb
 
+sys.dont_write_bytecode = True      # no __pycache__ in the tree
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)

@@ -108,7 +108,7 @@ TEST(erratum3_fresh_process_tls_slots_empty)
 			raw_set_thread_area(&d);
 		}
 		__asm__ volatile("movw %w0, %%gs" : : "r"(0x3b));
-		raw_execve("/bin/t_seed_child", argv, NULL);
+		raw_execve("/tests/t_seed_child", argv, NULL);
 		raw_exit_group(0x7f);
 	}
 	EXPECT(pid > 0, "fork: %ld", pid);
