@@ -1,5 +1,5 @@
 /* user/tests/t_seed.c - the seed's TLS and TID work and its errata
- * (../shared/spec/seed-errata.md), each erratum its own named case:
+ * (docs/seeds.md lists them), each erratum its own named case:
  * CLONE_SETTID (erratum 1), CLONE_SETTLS, get_thread_area's bits
  * (erratum 2), the TLS slots of a fresh process (erratum 3), the GDT
  * limit (erratum 4), get_thread_area's unused bits (erratum 5),
