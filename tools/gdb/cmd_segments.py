@@ -9,7 +9,7 @@ from kdata import SpindleError
 
 
 def print_desc(label, a, b, note=""):
-    print("%-28s %08x%08x  %s%s" % (label, b, a, desc.describe(a, b), note))
+    print("%-36s %08x%08x  %s%s" % (label, b, a, desc.describe(a, b), note))
 
 
 class SpindleDesc(gdb.Command):
@@ -74,7 +74,7 @@ TLS slots, copied in by load_TLS at every switch."""
             a, b = kdata.gdt_desc(cpu, i)
             if i not in desc.GDT_NAMES and a == 0 and b == 0:
                 continue
-            label = "%2d sel %#04x %s" % (i, desc.selector(i), desc.GDT_NAMES.get(i, "reserved"))
+            label = "%2d sel %#04x %-23s" % (i, desc.selector(i), desc.GDT_NAMES.get(i, "reserved"))
             print_desc(label, a, b)
 
 
@@ -87,9 +87,9 @@ def tls_slot_notes(t, i, a, b):
     try:
         word = int(gdb.selected_inferior().read_memory(base, 4).tobytes()[::-1].hex(), 16)
     except gdb.MemoryError:
-        return "\n%31s(%#x is not mapped in the address space this CPU has loaded)" % ("", base)
+        return "\n%39s(%#x is not mapped in the address space this CPU has loaded)" % ("", base)
     ok = "the TCB's self-pointer" if word == base else "not a self-pointer"
-    return "\n%31sat base: %#010x (%s)" % ("", word, ok)
+    return "\n%39sat base: %#010x (%s)" % ("", word, ok)
 
 
 class SpindleTls(gdb.Command):
