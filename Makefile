@@ -1,23 +1,36 @@
 # Spindle - a teaching micro-kernel for i386.
 #
-#   make            build/kernel.elf and build/initrd.cpio
-#   make run        boot in QEMU, serial console on this terminal (Ctrl-a x quits)
-#   make check      every test: host unit tests, then in-guest tests under
-#                   QEMU at -smp 1 and -smp 4, the GRUB ISO, Bochs and GDB
-#   make iso        build/spindle.iso (GRUB 2, BIOS)
-#   make qemu-gdb   QEMU stopped at the first instruction, waiting for GDB
-#   make gdb        GDB attached to `make qemu-gdb` with the kernel's symbols
-#   make bochs      the ISO under Bochs, headless, serial on this terminal
+#   make              build/kernel.elf and build/initrd.cpio
+#   make run          boot in QEMU, serial console on this terminal (Ctrl-a x quits)
+#   make check        every test: host unit tests, in-guest tests under QEMU
+#                     at -smp 1, 2, 4 and 8, the GRUB ISO, Bochs, GDB, the docs
+#   make test T=NAME  the tests with that exact name or glob (T='smp*/t_fork')
+#   make iso          build/spindle.iso (GRUB 2, BIOS)
+#   make qemu-gdb     QEMU stopped at the first instruction, waiting for GDB,
+#                     with the debug kernel (build/debug, -Og)
+#   make gdb          GDB attached to `make qemu-gdb`, with Spindle's commands
+#   make bochs        the ISO under Bochs, serial console on this terminal
+#   make bochs-debug  the ISO under Bochs's own debugger (docs/bochs.md)
+#   make bench        the speed figures (docs/benchmarks.md)
 #   make clean
 #
-# Every target first runs tools/deps.sh, which installs missing Debian
-# packages (quietly does nothing when all are present).
+# Every target first runs tools/deps.sh with what it needs (build, run,
+# iso, bochs, gdb): it installs a missing Debian package if it can, and
+# otherwise names it and goes on.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
 B := build
+
+# The kernel's optimisation. The debug build (make qemu-gdb, make gdb) is
+# the same code built again with DEBUG_KOPT in $(B)/debug: -Og keeps every
+# line and variable where GDB looks for it (at -O2 `break switch_to` lands
+# in an inlined helper and `next` jumps about).
+KOPT ?= -O2 -g
+DEBUG_KOPT := -Og -g3
+DEBUG_B := $(B)/debug
 
 # Quiet by default, one short line a step; `make V=1` shows whole commands.
 ifeq ($(V),1)
@@ -32,7 +45,8 @@ CC := gcc
 LD := ld
 HOSTCC := gcc
 
-# Kernel code generation (../shared/notes/machine.md lists the traps):
+# Kernel code generation (docs/building.md lists the traps of a modern
+# toolchain that each flag avoids):
 # freestanding 32-bit, no SSE/x87 (the kernel never saves FPU state), no PIE,
 # no CET notes, frame pointers kept for panic()'s backtrace, no sibling-call
 # optimisation so every caller stays in the backtrace, and (as Linux) no
@@ -44,7 +58,7 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -ffreestanding -fno-pie -fno-pic \
 	-fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-delete-null-pointer-checks \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing \
-	-O2 -g -Wall -Wextra -Werror -I. \
+	$(KOPT) -Wall -Wextra -Werror -I. \
 	-ffile-prefix-map=$(CURDIR)=.
 KASFLAGS := -m32 -D__ASSEMBLER__ -I. -Wa,--noexecstack -g \
 	-ffile-prefix-map=$(CURDIR)=.
@@ -66,11 +80,15 @@ KERNEL := $(B)/kernel.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench
+.PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench
 all: $(KERNEL) $(INITRD)
 
-deps:
-	@tools/deps.sh
+# tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
+# bochs, gdb; check is all). Missing packages are installed if it can,
+# else named; the build goes on.
+deps: deps-build
+deps-%:
+	@tools/deps.sh $*
 
 # ---- the kernel ----
 # Objects depend on the flags too: build/kflags changes only when they do.
@@ -117,13 +135,18 @@ ROOT_FILES := $(shell find user/root -type f 2>/dev/null | LC_ALL=C sort)
 $(INITRD): $(ROOT_FILES) tools/mkinitrd.sh | deps
 	@mkdir -p $(@D)
 	$(call say,CPIO,$@)
+	@# Drop staged files no rule makes any more (a program moved or removed).
+	@cd $(USER_ROOT) 2>/dev/null && find . -type f | while read -r f; do \
+		case " $(patsubst $(USER_ROOT)/%,./%,$(USER_ROOT_FILES)) " in \
+		*" $$f "*) ;; *) rm -f "$$f" ;; esac; done || true
 	$(Q)tools/mkinitrd.sh $@ $(B)/root user/root $(USER_ROOT)
 
 # ---- GRUB ISO ----
-$(ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps
+$(ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
 	$(call say,ISO,$@)
-	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD)
+	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) "$(ISO_CMDLINE)"
 iso: $(ISO)
+ISO_CMDLINE ?=
 
 # ---- running ----
 QEMU := qemu-system-i386
@@ -149,7 +172,7 @@ QEMU_COMMON = -m $(QEMU_MEM) -smp $(SMP) -display none -no-reboot \
 # (`make run < script`, `make run < /dev/null`) it goes to the console
 # followed by Ctrl-D (\004), so the shell sees the end of its input and
 # the machine powers off.
-run: all
+run: all | deps-run
 	@for p in $(INIT) $(EXTRA); do [ -f "$$p" ] || \
 		{ echo "run: no program $$p (tools/spindle-cc -o $$p $$p.c builds one)" >&2; exit 1; }; done
 	@echo "*** Spindle in QEMU: the serial console is this terminal; Ctrl-a x quits QEMU ***"
@@ -160,17 +183,44 @@ run: all
 # A free TCP port for this user (machines are shared: never the fixed 1234).
 GDBPORT = $(shell python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 
-qemu-gdb: all
-	@port=$(GDBPORT); tools/mkgdbinit.sh $$port > .gdbinit; \
+# The debug kernel: the same sources at $(DEBUG_KOPT), in $(DEBUG_B).
+DEBUG_KERNEL := $(DEBUG_B)/kernel.elf
+$(DEBUG_KERNEL): FORCE | deps
+	$(Q)$(MAKE) --no-print-directory B=$(DEBUG_B) KOPT="$(DEBUG_KOPT)" $@
+debug: $(DEBUG_KERNEL)
+
+# QEMU stopped before the first instruction, waiting for GDB on a free
+# port; .gdbinit says where (make gdb reads it). GDB_KERNEL=$(KERNEL)
+# debugs the -O2 kernel instead.
+GDB_KERNEL ?= $(DEBUG_KERNEL)
+qemu-gdb: all $(GDB_KERNEL) | deps-run deps-gdb
+	@port=$(GDBPORT); tools/mkgdbinit.sh $$port $(GDB_KERNEL) > .gdbinit; \
 	echo "*** QEMU waits for GDB on localhost:$$port: run 'make gdb' in another terminal ***"; \
-	$(QEMU) $(QEMU_COMMON) -serial mon:stdio -S -gdb tcp:127.0.0.1:$$port; true
+	$(QEMU) $(subst $(KERNEL),$(GDB_KERNEL),$(QEMU_COMMON)) -serial mon:stdio -S \
+		-gdb tcp:127.0.0.1:$$port; true
 
 gdb:
-	@test -f .gdbinit || { echo "run 'make qemu-gdb' first" >&2; exit 1; }
-	gdb -q -x .gdbinit
+	@test -f .gdbinit || { echo "run 'make qemu-gdb' first (in another terminal)" >&2; exit 1; }
+	gdb -q -iex "set auto-load local-gdbinit off" -x .gdbinit
 
-bochs: $(ISO)
-	tools/bochs.sh $(ISO) /dev/stdout
+# Bochs: the ISO, with COM1 on this terminal both ways (tools/bochs.sh).
+bochs: $(ISO) | deps-bochs
+	@[ -t 0 ] || { echo "make bochs: the console needs a terminal (stdin is not one)" >&2; exit 1; }
+	@echo "*** Spindle under Bochs: the serial console is this terminal; Ctrl-C quits Bochs ***"
+	@tools/bochs.sh --console "$$(tty)" $(ISO) $(SMP)
+
+# Bochs's own debugger on this terminal (docs/bochs.md), with a kernel
+# that stops in switch_to before load_TLS (bochs_magic_break, x86.h). COM1
+# goes to CONSOLE: another terminal (run `tty; sleep 1d` there), or by
+# default the file $(BOCHS_B)/com1.txt. APPEND is the kernel's command line.
+BOCHS_B := $(B)/bochs
+CONSOLE ?= $(BOCHS_B)/com1.txt
+$(BOCHS_B)/spindle.iso: FORCE | deps
+	$(Q)$(MAKE) --no-print-directory B=$(BOCHS_B) KOPT="-O2 -g -DBOCHS_MAGIC_BREAK" \
+		ISO_CMDLINE="$(APPEND)" $@
+bochs-debug: $(BOCHS_B)/spindle.iso | deps-bochs
+	@echo "*** Bochs's debugger: 'c' runs, 'info gdt', 'sreg', 'help'; COM1: $(CONSOLE) ***"
+	@tools/bochs.sh --debug $(BOCHS_B)/spindle.iso $(SMP) $(CONSOLE)
 
 # ---- tests ----
 include tests/unit/Makefile.inc
@@ -178,18 +228,34 @@ include user/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso
-$(TEST_ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps
+$(TEST_ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
 	$(call say,ISO,$@)
 	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) ktest=boot
 
 # And one for the SMP group under Bochs with two CPUs.
 TEST_ISO_SMP := $(B)/spindle-test-smp.iso
-$(TEST_ISO_SMP): $(KERNEL) $(INITRD) boot/grub.cfg | deps
+$(TEST_ISO_SMP): $(KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
 	$(call say,ISO,$@)
 	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) "ktest=smp expect_cpus=2"
 
-check: all $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) unit-tests
+# make check: everything. make test T="NAME ...": the tests with those
+# exact names or shell globs (T=smp1/t_clone, T='smp*/t_fork', T='gdb/*',
+# T=smp1/t_clone.files_shared). Without grub-mkrescue there is no ISO, and
+# the GRUB and Bochs tests print SKIP lines.
+CHECK_PREREQS := all unit-tests $(DEBUG_KERNEL)
+define build_isos
+	@if command -v grub-mkrescue >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory $(ISO) $(TEST_ISO) $(TEST_ISO_SMP); \
+	else echo "make: no grub-mkrescue, so no ISO: the GRUB and Bochs tests SKIP"; fi
+endef
+check: $(CHECK_PREREQS) | deps-check
+	$(build_isos)
 	@SPINDLE_BUILD=$(B) python3 tests/run.py
+
+test: $(CHECK_PREREQS) | deps-check
+	@[ -n "$(T)" ] || { echo 'usage: make test T="NAME|GLOB ..." (T=smp1/t_clone, T="gdb/*")' >&2; exit 2; }
+	$(build_isos)
+	@SPINDLE_BUILD=$(B) python3 tests/run.py -t "$(T)"
 
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU
 # -icount, the table in $(B)/bench.txt. Missed targets never fail it.

@@ -1,4 +1,4 @@
-/* lib/abi.h - the user ABI of ../shared/spec/abi.md, as C.
+/* lib/abi.h - the user ABI of docs/abi.md, as C.
  *
  * One header for both sides of int $0x80: the kernel includes it to
  * implement the contract, user programs to call it. Numbers are Linux

@@ -99,9 +99,24 @@ def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None):
 
 
 # ---------------------------------------------------------------- results
+# A test function's reason starting with SKIP is a SKIP line: something
+# the test needs is not installed (tools/deps.sh names it).
+SKIP = "SKIP: "
+
+
 class Results:
     def __init__(self):
-        self.passed = self.failed = 0
+        self.passed = self.failed = self.skipped = 0
+
+    def skip(self, name, reason):
+        self.skipped += 1
+        print("SKIP %s: %s" % (name, reason), flush=True)
+
+    def summary(self):
+        """The last line: exactly `N passed, N failed`, then `, N skipped`
+        if anything was."""
+        s = "%d passed, %d failed" % (self.passed, self.failed)
+        return s + (", %d skipped" % self.skipped if self.skipped else "")
 
     def report(self, name, reason=None, detail=None):
         if reason is None:

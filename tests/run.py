@@ -17,7 +17,7 @@ Runs, in order, and prints one line per test, `PASS name` or
                /bin/sh (run by /bin/init) driven through the console: a
                script of commands and their output; Ctrl-D ends it
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
-               helpers), each booted as init (init=/bin/t_NAME): its own
+               helpers), each booted as init (init=/tests/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
@@ -38,31 +38,49 @@ in-kernel groups, the user test programs and main.
 """
 import argparse
 import concurrent.futures
+import fnmatch
 import os
 import re
 import subprocess
 import sys
 
-from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
+from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
-                     collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
+                     qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
-from loaders import bochs, gdb_session, grub_qemu
 from bench_check import bench_smp_repeats
+from docs_examples import outside_references
+from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
+from loaders import bochs, bochs_shell, grub_qemu
 
 # ---------------------------------------------------------------- unit
-def run_unit(res, want):
-    bins = sorted(f for f in os.listdir(os.path.join(BUILD, "unit"))
-                  if f.startswith("test_")) if os.path.isdir(
-        os.path.join(BUILD, "unit")) else []
+def unit_binaries():
+    d = os.path.join(BUILD, "unit")
+    return sorted(f for f in os.listdir(d) if f.startswith("test_")) \
+        if os.path.isdir(d) else []
+
+
+def run_unit(res, sel):
+    """The host unit tests selected; a SKIP line if none is built (make
+    unit-tests builds them; make check and make test do it first)."""
+    bins = unit_binaries()
     if not bins:
-        res.report("unit", "no unit test binaries in build/unit (make unit-tests)")
+        if sel.job("unit/test_"):
+            res.skip("unit", "no unit test binaries in build/unit (make unit-tests)")
+        return
     for b in bins:
-        if want and not any(w in "unit/" + b for w in want):
+        if not sel.job("unit/" + b):
             continue
         p = subprocess.run([os.path.join(BUILD, "unit", b)], capture_output=True,
                            text=True, timeout=300)
-        n = collect_lines(res, "", p.stdout)
+        n = 0
+        for line in p.stdout.splitlines():
+            m = LINE_RE.match(line.strip())
+            if m:
+                n += 1
+                if sel.line(m.group(2)):
+                    res.report(m.group(2), None if m.group(1) == "PASS"
+                               else (m.group(3) or "failed"))
         if n == 0 or (p.returncode != 0 and "FAIL" not in p.stdout):
             res.report("unit/" + b, "exit status %d, %d results" % (p.returncode, n),
                        p.stderr[-2000:])
@@ -201,13 +219,13 @@ CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
 
 
 def user_test(smp, prog):
-    """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
+    """Boots /tests/PROG as pid 1. Its PASS/FAIL lines are reported under
     smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
     `init exited with status 0` line and QEMU exit code 1, or without a
     single PASS line."""
     prefix = "smp%d/" % smp
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog),
+    b = run_qemu(qemu_kernel_cmd(smp, "init=/tests/" + prog),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
@@ -240,50 +258,79 @@ def user_test(smp, prog):
 
 
 # ---------------------------------------------------------------- main
+class Selection:
+    """Which tests to run. -k PATTERN: names containing PATTERN (any of
+    several). -t NAME: exact names or shell globs (make test T=NAME):
+    smp1/t_clone is that program's boot (all its cases) and not
+    t_clone_wait, smp1/t_clone.files_shared one case of it, 'smp*/t_fork'
+    every CPU count, 'gdb/*' the GDB sessions. None: everything."""
+
+    def __init__(self, subs, globs):
+        self.subs, self.globs = subs, globs
+
+    @staticmethod
+    def job_of(name):
+        """A result's boot: smp1/t_clone.files_shared -> smp1/t_clone."""
+        head, _, tail = name.partition("/")
+        return head + "/" + tail.split(".")[0] if tail else name
+
+    def job(self, name):
+        if self.subs and not any(w in name or w.split(".")[0] in name for w in self.subs):
+            return False
+        if self.globs and not any(fnmatch.fnmatchcase(name, g) or
+                                  fnmatch.fnmatchcase(name, self.job_of(g)) or
+                                  fnmatch.fnmatchcase(self.job_of(name), g)
+                                  for g in self.globs):
+            return False
+        return True
+
+    def line(self, name):
+        if self.subs and not any(w in name or w.split(".")[0] in name for w in self.subs):
+            return False
+        if self.globs and not any(fnmatch.fnmatchcase(name, g) or
+                                  fnmatch.fnmatchcase(self.job_of(name), g)
+                                  for g in self.globs):
+            return False
+        return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-k", action="append", default=[], help="run tests whose name contains this")
+    ap.add_argument("-t", action="append", default=[],
+                    help="run tests with this exact name or shell glob (make test T=...)")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args()
-    want = args.k
+    sel = Selection(args.k, [g for t in args.t for g in t.split()])
     res = Results()
 
-    def wanted(name):
-        return not want or any(w in name for w in want)
-
-    run_unit(res, want)
+    run_unit(res, sel)
 
     groups = discover_groups()
     user_tests = discover_user_tests()
     jobs = []
     for smp in SMP_COUNTS:
         for g in groups:
-            if wanted("smp%d/%s" % (smp, g)):
-                jobs.append((guest_group, (smp, g)))
-        if wanted("smp%d/console" % smp):
-            jobs.append((monitor_session, (smp,)))
-        if wanted("smp%d/console.tty_typeahead" % smp):
-            jobs.append((tty_typeahead, (smp,)))
-        if wanted("smp%d/console.tty_typeahead_at_boot" % smp):
-            jobs.append((tty_typeahead, (smp, True)))
-        if wanted("smp%d/shell.session" % smp):
-            jobs.append((shell_session, (smp,)))
-        if wanted("smp%d/shell.eof" % smp):
-            jobs.append((shell_eof, (smp,)))
+            jobs.append(("smp%d/%s" % (smp, g), guest_group, (smp, g)))
+        jobs.append(("smp%d/console.monitor_session" % smp, monitor_session, (smp,)))
+        jobs.append(("smp%d/console.tty_typeahead" % smp, tty_typeahead, (smp,)))
+        jobs.append(("smp%d/console.tty_typeahead_at_boot" % smp, tty_typeahead, (smp, True)))
+        jobs.append(("smp%d/shell.session" % smp, shell_session, (smp,)))
+        jobs.append(("smp%d/shell.eof" % smp, shell_eof, (smp,)))
         for t in user_tests:
-            # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
-            name = "smp%d/%s" % (smp, t)
-            if wanted(name) or any(w.split(".")[0] in name for w in want):
-                jobs.append((user_test, (smp, t)))
-    if wanted("grub/"):
-        jobs.append((grub_qemu, ()))
-    if wanted("bochs/"):
-        jobs.append((bochs, ()))
-        jobs.append((bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
-    if wanted("gdb/"):
-        jobs.append((gdb_session, ()))
-    if wanted("bench/"):
-        jobs.append((bench_smp_repeats, ()))
+            jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t)))
+    jobs.append(("grub/qemu_iso_boot", grub_qemu, ()))
+    jobs.append(("bochs/iso_boot", bochs, ()))
+    jobs.append(("bochs/smp2_group", bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
+    jobs.append(("bochs/shell_session", bochs_shell, ()))
+    jobs.append(("gdb/kmain_and_gdt", kmain_and_gdt, ()))
+    for smp in (1, 4):
+        jobs.append(("gdb/smp%d.break_switch" % smp, break_switch, (smp,)))
+    jobs.append(("gdb/tasks_vs_proc", tasks_vs_proc, ()))
+    jobs.append(("gdb/every_command", every_command, ()))
+    jobs.append(("repo/no_outside_references", outside_references, ()))
+    jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
+    jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]
@@ -293,9 +340,14 @@ def main():
             except Exception as e:          # a harness bug is a failure too
                 lines = [("harness", "%s: %s" % (type(e).__name__, e), None)]
             for name, reason, detail in lines:
-                res.report(name, reason, detail)
+                if not sel.line(name) and reason is None:
+                    continue
+                if reason is not None and reason.startswith(SKIP):
+                    res.skip(name, reason[len(SKIP):])
+                else:
+                    res.report(name, reason, detail)
 
-    print("%d passed, %d failed" % (res.passed, res.failed), flush=True)
+    print(res.summary(), flush=True)
     return 1 if res.failed else 0
 
 

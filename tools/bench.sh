@@ -5,7 +5,7 @@
 # in QEMU with init=/bin/bench (user/bin/bench.c) under instruction
 # counting, so the guest TSC advances one tick per guest instruction and
 # every run of the same image prints the same figures
-# (../shared/notes/machine.md):
+# (docs/benchmarks.md explains why):
 #
 #     -icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm
 #

@@ -1,15 +1,23 @@
 #!/bin/sh
-# tools/mkgdbinit.sh PORT > .gdbinit
+# tools/mkgdbinit.sh PORT KERNEL > .gdbinit
 #
-# GDB commands for `make gdb`: the kernel's symbols, the QEMU stub on PORT,
-# and a few helpers for reading the per-CPU GDT (docs/debugging.md).
+# GDB commands for `make gdb`: the debug kernel's symbols (KERNEL, built
+# at -Og in build/debug), the QEMU stub on PORT, and Spindle's own
+# commands (tools/gdb/spindle.py; `help spindle` lists them;
+# docs/debugging.md shows them in use).
 set -eu
+port=$1 kernel=${2:-build/debug/kernel.elf}
 cat <<GDB
 set architecture i386
 set confirm off
-file build/kernel.elf
-target remote 127.0.0.1:$1
-# gdt [CPU]: the 24 descriptors of a CPU's GDT, as 8-byte words
+set pagination off
+file $kernel
+source tools/gdb/spindle.py
+# The kernel's current is a macro calling an inline function, which GDB
+# cannot call: here it is the Python function \$current() instead.
+macro define current \$current()
+# gdt [CPU]: the 24 descriptors of a CPU's GDT as raw 8-byte words
+# (spindle gdt decodes them).
 define gdt
   if \$argc == 0
     x/24gx &cpus[0].gdt
@@ -18,7 +26,8 @@ define gdt
   end
 end
 document gdt
-Print a CPU's 24-entry GDT (tls-2.5.31-D9 layout): gdt [CPU]
+Print a CPU's 24-entry GDT as raw words: gdt [CPU] (spindle gdt decodes it)
 end
-echo Spindle: symbols loaded; try 'break kmain', 'continue', then 'gdt'.\n
+target remote 127.0.0.1:$port
+echo Spindle: symbols loaded. Try 'spindle break-switch --tls-differs', 'continue' (help spindle).\n
 GDB

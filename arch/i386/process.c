@@ -19,6 +19,10 @@ void switch_to(struct task *prev, struct task *next)
 	struct mm *pmm = prev->mm, *nmm = next->mm;
 
 	c->tss.esp0 = next->thread.esp0;
+	/* make bochs-debug: stop before the TLS copy when next has a slot-6
+	 * descriptor (a thread of tls-demo, not the idle task). */
+	if (!desc_empty(&next->thread.tls_array[0]))
+		bochs_magic_break();
 	load_TLS(&next->thread, c);
 	/* A task without an address space (a kernel thread, the idle task)
 	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page

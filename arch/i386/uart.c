@@ -97,7 +97,7 @@ void uart_disable_rx_irq(void)
 }
 
 /* Bochs models the line speed: without this the last bytes before a
- * power-off are lost (../shared/notes/machine.md). */
+ * power-off are lost (docs/bochs.md). */
 void uart_drain(void)
 {
 	for (int i = 0; i < 1000000 && !(inb(UART_LSR) & LSR_TEMT); i++)

@@ -30,6 +30,16 @@ static inline void pause(void) { __asm__ volatile("pause"); }
 /* Wait for an interrupt with interrupts enabled, atomically: sti only takes
  * effect after the next instruction (SDM Vol. 2B, STI), so no interrupt can
  * slip in between and be missed. */
+/* Bochs's magic breakpoint: with `magic_break: enabled=1` in the bochsrc,
+ * `xchg %bx,%bx` stops Bochs in its debugger (docs/bochs.md); on a real CPU
+ * and in QEMU it does nothing. Only the kernel `make bochs-debug` builds
+ * has it (-DBOCHS_MAGIC_BREAK), so no other build pays for it. */
+#ifdef BOCHS_MAGIC_BREAK
+#define bochs_magic_break() __asm__ volatile("xchgw %%bx, %%bx" ::: "memory")
+#else
+#define bochs_magic_break() do { } while (0)
+#endif
+
 static inline void sti_hlt(void) { __asm__ volatile("sti; hlt" ::: "memory"); }
 
 #define EFLAGS_IF 0x200

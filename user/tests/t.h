@@ -21,9 +21,17 @@
  * failed check (a case stops at its first failure; the next case runs).
  * A case that ends without a failure prints PASS. Children forked by a
  * case report through their exit status (child_status() and
- * EXPECT_STATUS), never by printing results. */
+ * EXPECT_STATUS), never by printing results.
+ *
+ * Where the test programs are: every user/tests/NAME.c is /tests/NAME in
+ * the initrd (user/Makefile.inc), apart from the commands in /bin. A test
+ * that executes or opens another (its _child helper, itself, a bad_*
+ * executable) names it by absolute path under T_DIR: T_DIR "t_exec_child"
+ * is "/tests/t_exec_child". */
 #ifndef USER_TESTS_T_H
 #define USER_TESTS_T_H
+
+#define T_DIR "/tests/"
 
 #include "stdio.h"
 #include "stdlib.h"

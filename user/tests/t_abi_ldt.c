@@ -157,7 +157,7 @@ static int exec_with_an_ldt(long unused)
 	if (ldt_write(DATA32(3, &wa)) != 0 || ldt_write(DATA32(1, &wb)) != 0)
 		return 90;
 	__asm__ volatile("movw %w0, %%fs" : : "r"(LDT_SEL(3)));
-	raw_execve("/bin/t_abi_ldt", argv, envp);
+	raw_execve("/tests/t_abi_ldt", argv, envp);
 	return 91;
 }
 

@@ -121,7 +121,7 @@ static int exec_exit_5(void)
 	static char *const argv[] = { "t_exec_child", "exit", "5", NULL };
 	static char *const envp[] = { NULL };
 
-	return 100 + (int)-S3(11, "/bin/t_exec_child", argv, envp);
+	return 100 + (int)-S3(11, "/tests/t_exec_child", argv, envp);
 }
 
 TEST(nr_11_execve)

@@ -121,8 +121,8 @@ static int execve_bad_vector(long arg)
 
 	if (i == 3)             /* argv[0] valid, argv[1] at 0xC0000000 */
 		*(char **)(USER_TOP - 4) = "x";
-	long r = which ? raw_execve("/bin/t_exec_child", good_argv, p)
-		       : raw_execve("/bin/t_exec_child", p, no_env);
+	long r = which ? raw_execve("/tests/t_exec_child", good_argv, p)
+		       : raw_execve("/tests/t_exec_child", p, no_env);
 	return 100 + (int)-r;
 }
 

@@ -214,14 +214,14 @@ TEST(text_file_is_enoexec)
 	EXPECT_EXEC_ERROR("/etc/motd", ENOEXEC);
 }
 
-TEST(elf64_is_enoexec)          { EXPECT_EXEC_ERROR("/bin/bad_elf64", ENOEXEC); }
-TEST(wrong_machine_is_enoexec)  { EXPECT_EXEC_ERROR("/bin/bad_machine", ENOEXEC); }
-TEST(not_et_exec_is_enoexec)    { EXPECT_EXEC_ERROR("/bin/bad_type", ENOEXEC); }
-TEST(bad_magic_is_enoexec)      { EXPECT_EXEC_ERROR("/bin/bad_magic", ENOEXEC); }
-TEST(bad_phentsize_is_enoexec)  { EXPECT_EXEC_ERROR("/bin/bad_phentsize", ENOEXEC); }
-TEST(no_phdrs_is_enoexec)       { EXPECT_EXEC_ERROR("/bin/bad_phnum", ENOEXEC); }
-TEST(wrapping_phoff_is_enoexec) { EXPECT_EXEC_ERROR("/bin/bad_phoff", ENOEXEC); }
-TEST(truncated_is_enoexec)      { EXPECT_EXEC_ERROR("/bin/bad_trunc", ENOEXEC); }
+TEST(elf64_is_enoexec)          { EXPECT_EXEC_ERROR("/tests/bad_elf64", ENOEXEC); }
+TEST(wrong_machine_is_enoexec)  { EXPECT_EXEC_ERROR("/tests/bad_machine", ENOEXEC); }
+TEST(not_et_exec_is_enoexec)    { EXPECT_EXEC_ERROR("/tests/bad_type", ENOEXEC); }
+TEST(bad_magic_is_enoexec)      { EXPECT_EXEC_ERROR("/tests/bad_magic", ENOEXEC); }
+TEST(bad_phentsize_is_enoexec)  { EXPECT_EXEC_ERROR("/tests/bad_phentsize", ENOEXEC); }
+TEST(no_phdrs_is_enoexec)       { EXPECT_EXEC_ERROR("/tests/bad_phnum", ENOEXEC); }
+TEST(wrapping_phoff_is_enoexec) { EXPECT_EXEC_ERROR("/tests/bad_phoff", ENOEXEC); }
+TEST(truncated_is_enoexec)      { EXPECT_EXEC_ERROR("/tests/bad_trunc", ENOEXEC); }
 /* Static only: a program with a PT_INTERP (dynamic loader) header is
  * refused. user/Makefile.inc patches t_exec_child's 4th program header
  * into one at a fixed offset; the file is checked first, so that a
@@ -229,16 +229,16 @@ TEST(truncated_is_enoexec)      { EXPECT_EXEC_ERROR("/bin/bad_trunc", ENOEXEC); 
 TEST(dynamic_pt_interp_is_enoexec)
 {
 	static unsigned char h[52 + 4 * 32];
-	long fd = raw_open("/bin/bad_interp", 0), n = 0, r;
+	long fd = raw_open("/tests/bad_interp", 0), n = 0, r;
 
-	EXPECT(fd >= 0, "open /bin/bad_interp: %ld", fd);
+	EXPECT(fd >= 0, "open /tests/bad_interp: %ld", fd);
 	while (n < (long)sizeof(h) && (r = raw_read((int)fd, h + n, sizeof(h) - n)) > 0)
 		n += r;
 	raw_close((int)fd);
 	EXPECT(n == (long)sizeof(h) && h[28] == 52 && h[44] >= 4 && h[52 + 3 * 32] == 3,
-	       "/bin/bad_interp has no PT_INTERP as its 4th program header (phoff %u, phnum %u): "
+	       "/tests/bad_interp has no PT_INTERP as its 4th program header (phoff %u, phnum %u): "
 	       "fix USER_BAD_bad_interp in user/Makefile.inc", h[28], h[44]);
-	EXPECT_EXEC_ERROR("/bin/bad_interp", ENOEXEC);
+	EXPECT_EXEC_ERROR("/tests/bad_interp", ENOEXEC);
 }
 
 /* A PT_LOAD at 0xc0000000: the kernel must not load it over itself. It
@@ -246,7 +246,7 @@ TEST(dynamic_pt_interp_is_enoexec)
  * process; the kernel keeps running either way. */
 TEST(segment_in_kernel_space_is_refused)
 {
-	long st = child_status(failed_exec, (long)"/bin/bad_kaddr");
+	long st = child_status(failed_exec, (long)"/tests/bad_kaddr");
 
 	EXPECT(st >= 0, "fork/wait: %s", t_val(st, t_b1_));
 	EXPECT(st != EXITED(98), "memory changed under the failed execve");

@@ -3,7 +3,7 @@
 #ifndef USER_TESTS_T_EXEC_H
 #define USER_TESTS_T_EXEC_H
 
-#define EXEC_CHILD "/bin/t_exec_child"
+#define EXEC_CHILD "/tests/t_exec_child"
 
 #define X10  "xxxxxxxxxx"
 #define X100 X10 X10 X10 X10 X10 X10 X10 X10 X10 X10

@@ -71,9 +71,9 @@ TEST(read_to_eof_returns_0)
 TEST(open_a_program)
 {
 	char magic[4];
-	long fd = raw_open("/bin/t_files", O_RDONLY);
+	long fd = raw_open("/tests/t_files", O_RDONLY);
 
-	EXPECT(fd >= 0, "open(/bin/t_files): %s", t_val(fd, t_b1_));
+	EXPECT(fd >= 0, "open(/tests/t_files): %s", t_val(fd, t_b1_));
 	EXPECT_EQ(raw_read(fd, magic, 4), 4);
 	EXPECT(!memcmp(magic, "\177ELF", 4), "not an ELF file");
 	EXPECT_EQ(raw_close(fd), 0);

@@ -1,5 +1,5 @@
 /* user/tests/t_seed.c - the seed's TLS and TID work and its errata
- * (../shared/spec/seed-errata.md), each erratum its own named case:
+ * (docs/seeds.md lists them), each erratum its own named case:
  * CLONE_SETTID (erratum 1), CLONE_SETTLS, get_thread_area's bits
  * (erratum 2), the TLS slots of a fresh process (erratum 3), the GDT
  * limit (erratum 4), get_thread_area's unused bits (erratum 5),
@@ -108,7 +108,7 @@ TEST(erratum3_fresh_process_tls_slots_empty)
 			raw_set_thread_area(&d);
 		}
 		__asm__ volatile("movw %w0, %%gs" : : "r"(0x3b));
-		raw_execve("/bin/t_seed_child", argv, NULL);
+		raw_execve("/tests/t_seed_child", argv, NULL);
 		raw_exit_group(0x7f);
 	}
 	EXPECT(pid > 0, "fork: %ld", pid);

@@ -176,7 +176,7 @@ static int exec_fn(void *arg, const struct thr_regs *r)
 
 	(void)arg;
 	(void)r;
-	raw_execve("/bin/t_seed_child", argv, NULL);
+	raw_execve("/tests/t_seed_child", argv, NULL);
 	return 99;
 }
 
