@@ -18,7 +18,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                script of commands and their output; Ctrl-D ends it
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/bin/t_NAME): its own
-               PASS/FAIL lines, then `init exited with status 0`
+               PASS/FAIL lines, then `init exited with status 0`; those in
+               USER_TEST_BOOTS once per CPU model and argv listed there
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
@@ -173,15 +174,23 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 # each a host thread waking (docs/smp.md); still bounded, never a hang.
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
+# Programs booted once per (QEMU CPU model, argv) listed here instead of
+# once plainly: t_umip checks sgdt & co. on a CPU without UMIP (QEMU's
+# default) and on one with it (-cpu max); its argument says which.
+USER_TEST_BOOTS = {"t_umip": [(None, ["no-umip"]), ("max", ["umip"])]}
 
-def user_test(smp, prog):
-    """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
-    smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
+
+def user_test(smp, prog, cpu=None, args=()):
+    """Boots /bin/PROG as pid 1 (on QEMU CPU model cpu, with args as its
+    argv[1..]). Its PASS/FAIL lines are reported under smpN/; the program
+    itself (smpN/PROG, or smpN/PROG@cpu) fails on a bad boot, without the
     `init exited with status 0` line and QEMU exit code 1, or without a
     single PASS line."""
     prefix = "smp%d/" % smp
+    append = "init=/bin/" + prog + ("".join(" " + a for a in ("--",) + tuple(args))
+                                    if args else "")
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog),
+    b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
@@ -199,14 +208,15 @@ def user_test(smp, prog):
     if not bad and m.group(1) != "0":
         bad = "init exited with status %s" % m.group(1)
         if failed:                      # explained by the FAIL lines above
-            out.append((prefix + prog, "%s (%d failed)" % (bad, failed), None))
+            out.append((prefix + prog + ("@" + cpu if cpu else ""),
+                        "%s (%d failed)" % (bad, failed), None))
             return out
     if not bad and b.code != qemu_code(0):
         bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
     if not bad and not passed:
         bad = "no PASS line"
     if bad:
-        out.append((prefix + prog, bad, b.tail(20)))
+        out.append((prefix + prog + ("@" + cpu if cpu else ""), bad, b.tail(20)))
     return out
 
 
@@ -245,7 +255,8 @@ def main():
             # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
             name = "smp%d/%s" % (smp, t)
             if wanted(name) or any(w.split(".")[0] in name for w in want):
-                jobs.append((user_test, (smp, t)))
+                for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
+                    jobs.append((user_test, (smp, t, cpu, argv)))
     if wanted("grub/"):
         jobs.append((grub_qemu, ()))
     if wanted("bochs/"):
