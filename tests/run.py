@@ -84,6 +84,8 @@ CRASH_EXPECT = {
     "crash_null": r"^PANIC: page fault at eip=0x[0-9a-f]{8} cr2=0x00000000 err=0$",
     "crash_ud": r"^PANIC: invalid opcode \(trap 6\) at eip=0x[0-9a-f]{8}",
     "crash_panic": r"^PANIC: deliberate panic 42 from the crash_panic test$",
+    "crash_sleep_spinlock":
+        r"^PANIC: schedule: sleeping with spinlock 'crash test' held \(1 held\)",
 }
 
 
