@@ -128,8 +128,8 @@ static void exit_mm(struct task *t)
 	mm_put(mm);
 }
 
-/* Children go to pid 1's group leader (abi.md section 4). A zombie child
- * with an exit signal is announced to its new parent. Called with
+/* Children go to pid 1's group leader (abi.md section 4), their exit
+ * signal now SIGCHLD. A zombie child is announced to its new parent. Called with
  * tasklist_lock held.
  *
  * When an execve in t's group is what kills t, they go to the thread
@@ -159,6 +159,11 @@ static void reparent_children(struct task *t)
 		if (!c->parent)
 			continue;
 		list_add_tail(&c->sibling, &reaper->children);
+		/* Linux's reparent_leader: "We don't want people slaying
+		 * init." The exit signal was chosen for the old parent; the
+		 * new one gets SIGCHLD (a detached child stays detached). */
+		if (c->exit_signal != -1)
+			c->exit_signal = SIGCHLD;
 		if (c->state == TASK_ZOMBIE && c->exit_signal > 0)
 			notify_parent_locked(c);
 	}

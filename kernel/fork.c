@@ -159,6 +159,20 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	}
 
 	lflags = spin_lock_irqsave(&tasklist_lock);
+	/* Linux's copy_process: "a fatal signal pending means that current
+	 * will exit, so the new thread can't slip out of an OOM kill (or
+	 * normal SIGKILL)". Here that is group_exiting, which exit_group, a
+	 * fatal signal and de_thread set under tasklist_lock on every task
+	 * of the group. A thread added after that would not be told to die:
+	 * after an execve's de_thread had looked at the group, it could call
+	 * execve itself, and the two de_threads would wait for each other
+	 * forever (t_exec_storm). The caller is dying: -EAGAIN is never seen. */
+	if (p->group_exiting) {
+		task_unhash_locked(c);
+		spin_unlock_irqrestore(&tasklist_lock, lflags);
+		abandon_child(c);
+		return -EAGAIN;
+	}
 	if (flags & CLONE_THREAD) {
 		c->tgid = p->tgid;
 		c->group_leader = p->group_leader;

@@ -4,12 +4,17 @@
 #include "kernel/exit.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
+#include "kernel/mm/oom.h"
 #include "kernel/mm/pmm.h"
 #include "arch/i386/desc.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
 #define KINFO_MAX (64 * 1024)
+
+/* Where every snapshot is first written (kinfo_open), under its lock. */
+static char scratch[KINFO_MAX];
+static struct spinlock scratch_lock = SPINLOCK_INIT("kinfo scratch");
 
 struct kbuf {
 	char *buf;
@@ -126,17 +131,29 @@ struct initrd_file *kinfo_open(const char *path, int *err)
 		*err = -ENOENT;
 		return NULL;
 	}
-	f = kzalloc(sizeof(*f));
-	b.buf = kmalloc(KINFO_MAX);
-	if (!f || !b.buf) {
+	/* The snapshot is written into one static scratch buffer and then
+	 * copied into an allocation of its own size (a few hundred bytes for
+	 * kstat), not into 64 KiB allocated per open: the tool that looks at
+	 * an out-of-memory situation must work during one. Allocations that
+	 * still find no page go through the out-of-memory policy. */
+	while (!(f = kzalloc(sizeof(*f))) && out_of_memory())
+		;
+	while (f) {
+		uint32_t flags = spin_lock_irqsave(&scratch_lock);
+		b = (struct kbuf){ scratch, 0 };
+		gen(&b);
+		if ((f->data = kmalloc(b.len + 1)))
+			memcpy((void *)f->data, scratch, b.len);
+		spin_unlock_irqrestore(&scratch_lock, flags);
+		if (f->data || !out_of_memory())
+			break;
+	}
+	if (!f || !f->data) {
 		kfree(f);
-		kfree(b.buf);
 		*err = -ENOMEM;
 		return NULL;
 	}
-	gen(&b);
 	strlcpy(f->path, path, sizeof(f->path));
-	f->data = b.buf;
 	f->size = (uint32_t)b.len;
 	return f;
 }

@@ -27,6 +27,7 @@
 #include "arch/i386/pic.h"
 #include "arch/i386/smp.h"
 #include "arch/i386/traps.h"
+#include "arch/i386/umip.h"
 #include "arch/i386/x86.h"
 
 void init_start(void);          /* kernel/init.c */
@@ -59,6 +60,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	bootinfo_init(magic, mbi_phys);
 	pmm_init();
 	paging_init(pmm_ram_top());
+	umip_init();            /* before the APs copy CR4 */
 	kmem_init();
 	vm_init();
 	initrd_init();

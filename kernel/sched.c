@@ -278,6 +278,10 @@ static void schedule_checks(struct task *prev)
 	if (ti->preempt_count != 0)
 		panic("schedule: called while atomic (preempt_count %d) by %s",
 		      ti->preempt_count, prev->comm);
+	if (spin_held[ti->cpu].count != 0)
+		panic("schedule: sleeping with spinlock '%s' held (%d held) by %s (tid %d)",
+		      spin_held[ti->cpu].last->name, spin_held[ti->cpu].count, prev->comm,
+		      prev->tid);
 	if (ti->magic != THREAD_INFO_MAGIC)
 		panic("schedule: kernel stack of %s overflowed (thread_info magic %#x)",
 		      prev->comm, ti->magic);

@@ -281,6 +281,29 @@ static void signal_wake(struct task *t)
 	}
 }
 
+/* Linux's SIGNAL_UNKILLABLE (sig_task_ignored): pid 1's group takes
+ * only the signals it has asked for. A signal whose action there is
+ * SIG_DFL, SIGKILL included (as Linux, for init seen from its own pid
+ * namespace), is dropped when it comes from user space (kill, tgkill) or
+ * is a child's exit signal: otherwise any process could end the system,
+ * by kill(1, SIGTERM) or by exiting with CSIGNAL = SIGKILL. What the
+ * kernel itself sends init - a fault's forced signal, the SIGKILL of its
+ * own exit_group or execve - is not filtered: init may still die of its
+ * own bug, and the machine then powers off (abi.md section 1). */
+bool signal_init_ignores(struct task *t, int sig)
+{
+	struct sighand *sh = t->sighand;
+	uint32_t flags;
+	bool dfl;
+
+	if (t->tgid != 1 || !sh || sig < 1 || sig > SIG_MAX)
+		return false;
+	flags = spin_lock_irqsave(&sh->lock);
+	dfl = sh->action[sig - 1].handler == SIG_DFL;
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return dfl;
+}
+
 /* Sets info's signal in set for t, with its siginfo; false if there is
  * nothing to tell anyone. sighand->lock held. As Linux's sig_ignored: an
  * ignored signal is dropped at once unless t blocks it (the action may

@@ -111,6 +111,9 @@ int signals_exec_reset(struct task *t);
  * user mode on another CPU is interrupted at once (a reschedule IPI). */
 int send_signal_task_info(struct task *t, const struct ksiginfo *info);
 int send_signal_group_info(struct task *t, const struct ksiginfo *info);
+/* Is t in pid 1's group, with sig's action SIG_DFL? Then kill, tgkill
+ * and a child's exit signal drop sig (Linux's SIGNAL_UNKILLABLE). */
+bool signal_init_ignores(struct task *t, int sig);
 /* The same for a signal the kernel sends on its own: SI_KERNEL (Linux's
  * SEND_SIG_PRIV), except the exit signal a new zombie sends its parent,
  * which carries exit_siginfo(). */

@@ -4,7 +4,9 @@
  * rt_sigreturn unwinds a frame of arch/i386/signal_frame.c and lives
  * there. What a sender puts in the siginfo is Linux's: kill() says
  * SI_USER, tgkill() SI_TKILL, both with the sender's process id (si_uid
- * is 0: Spindle has no users). */
+ * is 0: Spindle has no users). A signal for pid 1 that it has no handler
+ * for is dropped, yet the call succeeds, as on Linux (signal_init_ignores:
+ * SIGNAL_UNKILLABLE). */
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -105,7 +107,7 @@ static long kill_group(int pid, const struct ksiginfo *info)
 
 	if (!t || t->state == TASK_DEAD)
 		err = -ESRCH;
-	else if (info->signo)
+	else if (info->signo && !signal_init_ignores(t, info->signo))
 		send_signal_group_info(t, info);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return err;
@@ -183,7 +185,7 @@ SYSCALL(SYS_tgkill, tgkill)
 	t = task_find(tid);
 	if (!t || t->tgid != tgid || t->state == TASK_DEAD)
 		err = -ESRCH;
-	else if (sig)
+	else if (sig && !signal_init_ignores(t, sig))
 		send_signal_task_info(t, &info);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return err;

@@ -32,7 +32,8 @@ void notify_parent_locked(struct task *zombie)
 	ASSERT(zombie->exit_signal != -1);      /* clone-detached-A1's BUG() */
 	if (!parent)
 		return;
-	if (zombie->exit_signal > 0)
+	/* Not even a child's exit signal kills init (SIGNAL_UNKILLABLE). */
+	if (zombie->exit_signal > 0 && !signal_init_ignores(parent, zombie->exit_signal))
 		send_signal_group(parent, zombie->exit_signal);
 	wake_up(&parent->group_leader->wait_chldexit);
 }

@@ -32,10 +32,14 @@ QEMU_BASE = ["qemu-system-i386", "-m", "128", "-display", "none",
              "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
 
-def qemu_kernel_cmd(smp, append, initrd=INITRD, mem=128):
+def qemu_kernel_cmd(smp, append, initrd=INITRD, mem=128, cpu=None):
+    """cpu: a QEMU CPU model (-cpu), or None for QEMU's default (qemu32,
+    which lacks UMIP; `max` has it: docs/reliability.md)."""
     cmd = QEMU_BASE + ["-smp", str(smp), "-kernel", KERNEL,
                        "-initrd", initrd, "-append", append]
     cmd[cmd.index("-m") + 1] = str(mem)
+    if cpu:
+        cmd += ["-cpu", cpu]
     return cmd
 
 

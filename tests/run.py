@@ -18,7 +18,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                script of commands and their output; Ctrl-D ends it
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/tests/t_NAME): its own
-               PASS/FAIL lines, then `init exited with status 0`
+               PASS/FAIL lines, then `init exited with status 0`; those in
+               USER_TEST_BOOTS once per CPU model and argv listed there
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
@@ -104,6 +105,8 @@ CRASH_EXPECT = {
     "crash_null": r"^PANIC: page fault at eip=0x[0-9a-f]{8} cr2=0x00000000 err=0$",
     "crash_ud": r"^PANIC: invalid opcode \(trap 6\) at eip=0x[0-9a-f]{8}",
     "crash_panic": r"^PANIC: deliberate panic 42 from the crash_panic test$",
+    "crash_sleep_spinlock":
+        r"^PANIC: schedule: sleeping with spinlock 'crash test' held \(1 held\)",
 }
 
 
@@ -194,6 +197,10 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 # each a host thread waking (docs/smp.md); still bounded, never a hang.
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
+# Programs booted once per (QEMU CPU model, argv) listed here instead of
+# once plainly: t_umip checks sgdt & co. on a CPU without UMIP (QEMU's
+# default) and on one with it (-cpu max); its argument says which.
+USER_TEST_BOOTS = {"t_umip": [(None, ["no-umip"]), ("max", ["umip"])]}
 
 # What some programs' consoles must show besides their own PASS lines:
 # lines that only the kernel prints, which the program cannot read.
@@ -218,14 +225,17 @@ def fault_line_check(out):
 CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
 
 
-def user_test(smp, prog):
-    """Boots /tests/PROG as pid 1. Its PASS/FAIL lines are reported under
-    smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
+def user_test(smp, prog, cpu=None, args=()):
+    """Boots /tests/PROG as pid 1 (on QEMU CPU model cpu, with args as its
+    argv[1..]). Its PASS/FAIL lines are reported under smpN/; the program
+    itself (smpN/PROG, or smpN/PROG@cpu) fails on a bad boot, without the
     `init exited with status 0` line and QEMU exit code 1, or without a
     single PASS line."""
     prefix = "smp%d/" % smp
+    append = "init=/tests/" + prog + ("".join(" " + a for a in ("--",) + tuple(args))
+                                    if args else "")
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, "init=/tests/" + prog),
+    b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
@@ -243,14 +253,15 @@ def user_test(smp, prog):
     if not bad and m.group(1) != "0":
         bad = "init exited with status %s" % m.group(1)
         if failed:                      # explained by the FAIL lines above
-            out.append((prefix + prog, "%s (%d failed)" % (bad, failed), None))
+            out.append((prefix + prog + ("@" + cpu if cpu else ""),
+                        "%s (%d failed)" % (bad, failed), None))
             return out
     if not bad and b.code != qemu_code(0):
         bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
     if not bad and not passed:
         bad = "no PASS line"
     if bad:
-        out.append((prefix + prog, bad, b.tail(20)))
+        out.append((prefix + prog + ("@" + cpu if cpu else ""), bad, b.tail(20)))
     elif prog in CONSOLE_CHECKS:
         name, check = CONSOLE_CHECKS[prog]
         out.append(("%s%s.%s" % (prefix, prog, name), check(b.out), b.tail(20)))
@@ -318,7 +329,8 @@ def main():
         jobs.append(("smp%d/shell.session" % smp, shell_session, (smp,)))
         jobs.append(("smp%d/shell.eof" % smp, shell_eof, (smp,)))
         for t in user_tests:
-            jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t)))
+            for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
+                jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t, cpu, argv)))
     jobs.append(("grub/qemu_iso_boot", grub_qemu, ()))
     jobs.append(("bochs/iso_boot", bochs, ()))
     jobs.append(("bochs/smp2_group", bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))

@@ -33,6 +33,7 @@
 #define CR0_WP         0x00010000  /* supervisor writes obey read-only PTEs */
 #define CR0_PG         0x80000000
 #define CR4_PSE        0x00000010
+#define CR4_UMIP       0x00000800  /* SDM Vol. 3A 2.5: no sgdt & co. in ring 3 */
 
 /* Kernel stacks are KSTACK_SIZE bytes and KSTACK_SIZE-aligned, so the
  * thread_info at the bottom is found by masking %esp (Linux 2.5's

@@ -1,7 +1,10 @@
 /* arch/i386/spinlock.c - the out-of-line half of spinlock.h: the report
  * when a lock is misused. */
 #include "arch/i386/spinlock.h"
+#include "arch/i386/cpu.h"
 #include "kernel/panic.h"
+
+struct spin_held spin_held[NR_CPUS];
 
 void spinlock_held_panic(struct spinlock *l, const char *what)
 {

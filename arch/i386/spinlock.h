@@ -22,6 +22,18 @@ struct spinlock {
 
 #define SPINLOCK_INIT(n) { 0, (n), -1 }
 
+/* The spinlocks each CPU holds now, and the last one it took: schedule()
+ * panics unless the count is 0 (kernel/sched.c schedule_checks), for a
+ * task that sleeps holding a spinlock leaves every other taker spinning,
+ * possibly forever (Linux's "scheduling while atomic"). Per CPU, not per
+ * task: the run-queue lock is taken by one task and released by the next
+ * on the same CPU (finish_task_switch). Indexed by thread_info->cpu. */
+struct spin_held {
+	int count;
+	struct spinlock *last;
+};
+extern struct spin_held spin_held[];
+
 void spinlock_held_panic(struct spinlock *l, const char *what)
 	__attribute__((noreturn));
 
@@ -35,12 +47,17 @@ static inline void spin_lock(struct spinlock *l)
 		while (l->locked)
 			pause();
 	l->owner_cpu = cpu;
+	spin_held[cpu].count++;
+	spin_held[cpu].last = l;
 }
 
 static inline void spin_unlock(struct spinlock *l)
 {
-	if (!l->locked || l->owner_cpu != current_thread_info()->cpu)
+	int cpu = current_thread_info()->cpu;
+
+	if (!l->locked || l->owner_cpu != cpu)
 		spinlock_held_panic(l, "release by a non-owner");
+	spin_held[cpu].count--;
 	l->owner_cpu = -1;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }

@@ -172,12 +172,18 @@ static void page_fault(struct trapframe *tf)
 	uint32_t addr = read_cr2();
 	bool write = tf->err & 2;           /* #PF error code bit 1: W/R */
 	struct mm *mm = current ? current->mm : NULL;
+	int err;
 
 	/* The interrupt gate turned interrupts off; the fault may allocate,
 	 * so turn them back on, but only if the faulting code had them on. */
 	if (tf->eflags & EFLAGS_IF)
 		sti();
-	if (addr < USER_TOP && mm && vm_fault(mm, addr, write) == 0)
+	err = addr < USER_TOP && mm ? vm_fault(mm, addr, write) : -EFAULT;
+
+	/* Resolved; or out of memory with this task the process killed
+	 * for it: its SIGKILL is taken on the way back to user mode, before
+	 * the access could be retried (kernel/mm/oom.h). */
+	if (err == 0 || (err == -ENOMEM && tf_from_user(tf) && current->group_exiting))
 		return;
 	if (tf_from_user(tf)) {
 		user_fault(tf, addr);

@@ -16,6 +16,7 @@
 #include "arch/i386/cpu.h"
 #include "kernel/mm/vm_internal.h"
 #include "kernel/mm/kmem.h"
+#include "kernel/mm/oom.h"
 #include "kernel/mm/page.h"
 #include "kernel/mm/pmm.h"
 #include "arch/i386/paging.h"
@@ -178,7 +179,7 @@ static bool access_ok(const struct vma *v, bool write)
 	return v && (v->prot & PROT_ACCESS) && (!write || (v->prot & PROT_WRITE));
 }
 
-int vm_fault(struct mm *mm, uint32_t addr, bool write)
+static int vm_fault_once(struct mm *mm, uint32_t addr, bool write)
 {
 	uint32_t va = addr & ~(uint32_t)(PAGE_SIZE - 1);
 	struct vma *v;
@@ -191,6 +192,17 @@ int vm_fault(struct mm *mm, uint32_t addr, bool write)
 	else if (!page_make_ready(mm, v, va, write))
 		err = -ENOMEM;
 	spin_unlock(&mm->lock);
+	return err;
+}
+
+int vm_fault(struct mm *mm, uint32_t addr, bool write)
+{
+	int err;
+
+	/* No page: the out-of-memory policy kills the largest process and
+	 * we try again, until it says to give up (kernel/mm/oom.h). */
+	while ((err = vm_fault_once(mm, addr, write)) == -ENOMEM && out_of_memory())
+		;
 	return err;
 }
 

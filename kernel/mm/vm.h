@@ -82,7 +82,9 @@ int vm_load(struct mm *mm, uint32_t uaddr, const void *src, uint32_t n);
 
 /* A page fault at addr (write: a write access; user: from ring 3).
  * 0 if it was resolved (the access can be retried), -EFAULT if it is a
- * real fault (outside any area or against its protection), -ENOMEM. */
+ * real fault (outside any area or against its protection), -ENOMEM if
+ * no page could be had even from the out-of-memory policy (oom.h; then
+ * current may be the process it killed). Sleeps while a victim dies. */
 int vm_fault(struct mm *mm, uint32_t addr, bool write);
 
 /* The system calls (abi.md sections 3 and 8). */

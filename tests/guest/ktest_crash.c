@@ -4,7 +4,9 @@
  * and QEMU's exit status 255 (power-off status 0x7f). */
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
+#include "kernel/sched.h"
 #include "arch/i386/mmu.h"
+#include "arch/i386/spinlock.h"
 
 /* 0xF8000000 is KERNBASE + 896 MiB: above the direct map, never mapped. */
 #define UNMAPPED_KERNEL_ADDR 0xF8000000u
@@ -52,4 +54,21 @@ KTEST(crash_null, read_address_zero)
 {
 	crash_null_read();
 	ktest_fail(__FILE__, __LINE__, "reading address 0 did not fault");
+}
+
+/* A task that sleeps holding a spinlock leaves every other taker
+ * spinning: schedule() refuses (kernel/sched.c schedule_checks). */
+static struct spinlock crash_lock = SPINLOCK_INIT("crash test");
+
+__attribute__((noinline)) static void crash_schedule_locked(void)
+{
+	spin_lock(&crash_lock);
+	schedule();
+	spin_unlock(&crash_lock);
+}
+
+KTEST(crash_sleep_spinlock, schedule_with_spinlock_held)
+{
+	crash_schedule_locked();
+	ktest_fail(__FILE__, __LINE__, "schedule() with a spinlock held did not panic");
 }
