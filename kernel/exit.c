@@ -128,40 +128,76 @@ static void exit_mm(struct task *t)
 	mm_put(mm);
 }
 
-/* Children go to pid 1's group leader (abi.md section 4), their exit
- * signal now SIGCHLD. A zombie child is announced to its new parent. Called with
+/* A thread of t's group other than `not` that has not exited yet, or
+ * NULL (Linux's find_alive_thread). One whose state is neither zombie nor
+ * dead has not passed through reparent_children: both happen in one
+ * tasklist_lock section of do_exit, so what it adopts now it hands on
+ * when it exits. tasklist_lock held. */
+static struct task *find_alive_thread(struct task *t, struct task *not)
+{
+	struct list *pos;
+
+	list_for_each(pos, &t->thread_group) {
+		struct task *o = list_entry(pos, struct task, thread_group);
+		if (o != not && o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
+			return o;
+	}
+	return NULL;
+}
+
+/* pid 1's group leader, the last resort, or NULL when that is t itself
+ * (pid 1's leader exiting: nobody is left to adopt, and its children
+ * must not be moved onto the list being walked). */
+static struct task *init_reaper(struct task *t)
+{
+	struct task *init = task_find(1);
+
+	init = init ? init->group_leader : NULL;
+	return init == t ? NULL : init;
+}
+
+/* Where t's children go when it exits (abi.md section 4, Linux's
+ * forget_original_parent and find_new_reaper): to a thread of its own
+ * group that lives on - the process is still there to wait for them -,
+ * else to pid 1's group leader. A child that leaves the process gets
+ * SIGCHLD as its exit signal (Linux's reparent_leader: "we don't want
+ * people slaying init"; a detached child stays detached), and a zombie
+ * child is announced to its new parent; within the group nothing changes
+ * but the parent pointer. Unlike Linux, a thread is its creator's child
+ * here (the seed's clone), so the live thread found may be the child
+ * itself: that one goes to another live thread, or to pid 1. Called with
  * tasklist_lock held.
  *
  * When an execve in t's group is what kills t, they go to the thread
- * doing the execve instead: the process lives on in it, as Linux's
- * forget_original_parent gives them to a live thread of the group
- * (find_new_reaper). That is how the execve-ing thread inherits the old
- * leader's children; if it was itself a child of t, it is only unlinked
- * here: de_thread gives it the old leader's parent. */
+ * doing the execve: the process lives on in it. That is how the
+ * execve-ing thread inherits the old leader's children; if it was itself
+ * a child of t, it is only unlinked here: de_thread gives it the old
+ * leader's parent. */
 static void reparent_children(struct task *t)
 {
-	struct task *reaper = t->group_exec_task;
+	struct task *execer = t->group_exec_task == t ? NULL : t->group_exec_task;
+	struct task *alive = execer ? execer : find_alive_thread(t, NULL);
 	struct list *pos, *tmp;
 
-	if (!reaper || reaper == t) {
-		reaper = task_find(1);
-		if (reaper)
-			reaper = reaper->group_leader;
-	}
-	/* pid 1's own leader is exiting: nobody is left to adopt (and its
-	 * children must not be moved onto the list being walked). */
-	if (reaper == t)
-		reaper = NULL;
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
+		struct task *reaper = alive;
+
 		list_del(&c->sibling);
-		c->parent = c == reaper ? NULL : reaper;
-		if (!c->parent)
+		if (c == execer) {
+			c->parent = NULL;
+			continue;
+		}
+		if (reaper == c)
+			reaper = find_alive_thread(t, c);
+		if (!reaper)
+			reaper = init_reaper(t);
+		c->parent = reaper;
+		if (!reaper)
 			continue;
 		list_add_tail(&c->sibling, &reaper->children);
-		/* Linux's reparent_leader: "We don't want people slaying
-		 * init." The exit signal was chosen for the old parent; the
-		 * new one gets SIGCHLD (a detached child stays detached). */
+		if (reaper->tgid == t->tgid)
+			continue;
 		if (c->exit_signal != -1)
 			c->exit_signal = SIGCHLD;
 		if (c->state == TASK_ZOMBIE && c->exit_signal > 0)

@@ -11,9 +11,11 @@
  *   - CLONE_RELEASE_VM's word is zeroed "when the child releases its
  *     address space (exit or execve)": read to include an exit forced by
  *     a signal, or by another thread's exit_group;
- *   - "Children are reparented to pid 1 when their parent exits": read
- *     literally, also when the parent is a thread whose group lives on
- *     (Linux would pick another thread of the group).
+ *   - "Children are reparented when their parent exits: to a live thread
+ *     of the parent's thread group if there is one, else to pid 1"
+ *     (amended 2026-12-03, Linux's find_new_reaper): a thread's child
+ *     stays in the process when the thread exits, and goes to pid 1
+ *     only once the whole process is gone.
  * Booted as init. */
 #define T_PROG "t_abi_clone"
 #include "t.h"
@@ -220,68 +222,112 @@ TEST(release_vm_word_zeroed_when_exit_group_ends_the_thread)
 
 /* ---- reparenting ---- */
 
-struct family { volatile int g_pid, g_ppid_before, g_started, g_done, g_saw_1; };
+struct family {
+	volatile int g_pid, g_ppid_before, g_started, g_go, g_ppid_after, g_saw_1;
+	volatile int p_pid;
+};
 
-/* G: notes its parent, then waits (up to 10 s) to see pid 1 instead. */
-static int grandchild(struct family *f)
+/* G: notes its parent; once told to (g_go), notes it again and exits;
+ * or (whole = 1) waits (up to 10 s) to see pid 1 as its parent. */
+static int grandchild(struct family *f, int whole)
 {
 	f->g_pid = (int)raw_getpid();
 	f->g_ppid_before = (int)raw_getppid();
 	f->g_started = 1;
+	if (!whole) {
+		if (!thr_wait_word(&f->g_go, 1, 15000))
+			return 2;
+		f->g_ppid_after = (int)raw_getppid();
+		return 0;
+	}
 	long long end = thr_now_ns() + 10000000000ll;
 	while (raw_getppid() != 1 && thr_now_ns() < end)
 		thr_sleep_ms(5);
 	f->g_saw_1 = raw_getppid() == 1;
-	f->g_done = 1;
 	return f->g_saw_1 ? 0 : 1;
 }
 
+static struct family *the_family;
+static int whole_group;
+
+/* A thread of P: forks G, waits until it runs, exits (SYS_exit: this
+ * thread only). */
 static int forking_thread_fn(void *arg, const struct thr_regs *r)
 {
 	(void)r;
 	long pid = raw_fork();
 	if (pid == 0)
-		raw_exit_group(grandchild(arg));
+		raw_exit_group(grandchild(arg, whole_group));
 	if (pid < 0 || !thr_wait_word(&((struct family *)arg)->g_started, 1, 15000))
 		return 1;
-	return 0;                               /* SYS_exit: this thread only */
+	return 0;
 }
 
-/* P: a thread forks G and exits; P lives on until G is done. */
-static int parent_process(long arg)
+/* P: a thread forks G and exits. whole = 0: P's main thread lives on,
+ * G is now its child: P reaps it. whole = 1: P exits too, G goes to
+ * pid 1. */
+static int parent_process(long whole)
 {
-	struct family *f = (struct family *)arg;
+	struct family *f = the_family;
 	int st = -1;
-	long tid = thr_clone(THR_THREAD_FLAGS, TOP(0), NULL, NULL, forking_thread_fn, f);
+	long tid;
 
+	whole_group = (int)whole;
+	f->p_pid = (int)raw_getpid();
+	tid = thr_clone(THR_THREAD_FLAGS, TOP(0), NULL, NULL, forking_thread_fn, f);
 	if (tid <= 0)
 		return 90;
 	if (raw_wait4((int)tid, &st, __WCLONE, NULL) != tid || st != 0)
 		return 91;
-	if (!thr_wait_word(&f->g_done, 1, 15000))
+	if (whole)
+		return 0;               /* the whole process goes now */
+	f->g_go = 1;
+	/* G's parent is now this (main) thread: wait4 here reaps it. */
+	if (raw_wait4(f->g_pid, &st, 0, NULL) != f->g_pid)
 		return 92;
-	return 0;
+	return st == 0 ? 0 : 93;
 }
 
-TEST(a_threads_child_goes_to_pid_1_when_the_thread_exits)
+static struct family *family_page(void)
 {
 	long page = raw_mmap2(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (RAW_IS_ERR(page))
+		return NULL;
+	memset((void *)page, 0, sizeof(struct family));
+	return (struct family *)page;
+}
+
+TEST(a_threads_child_goes_to_a_live_thread_of_its_process)
+{
+	struct family *f = the_family = family_page();
+
+	EXPECT(f, "mmap2(MAP_SHARED)");
+	EXPECT_STATUS(child_status(parent_process, 0), EXITED(0));
+	EXPECT(f->g_ppid_before == f->p_pid, "the grandchild's first getppid() = %d, not %d",
+	       f->g_ppid_before, f->p_pid);
+	EXPECT(f->g_ppid_after == f->p_pid,
+	       "after its parent thread exited, the grandchild's getppid() = %d, not %d",
+	       f->g_ppid_after, f->p_pid);
+	raw_munmap((void *)f, PAGE_SIZE);
+}
+
+TEST(a_threads_child_goes_to_pid_1_when_the_whole_process_exits)
+{
+	struct family *f = the_family = family_page();
 	int st = -1;
 
-	EXPECT(!RAW_IS_ERR(page), "mmap2(MAP_SHARED): %ld", page);
-	struct family *f = (struct family *)page;
-	memset(f, 0, sizeof(*f));
-	long p = child_status(parent_process, page);
+	EXPECT(f, "mmap2(MAP_SHARED)");
+	EXPECT_STATUS(child_status(parent_process, 1), EXITED(0));
 	long g = raw_wait4(-1, &st, 0, NULL);
-	EXPECT_STATUS(p, EXITED(0));
 	EXPECT(f->g_pid > 1 && g == f->g_pid, "wait4(-1) for the grandchild %d returned %ld",
 	       f->g_pid, g);
 	EXPECT(f->g_ppid_before > 1, "the grandchild's first getppid() = %d", f->g_ppid_before);
-	EXPECT(f->g_saw_1, "the grandchild's getppid() stayed %d after its parent thread exited",
+	EXPECT(f->g_saw_1, "the grandchild's getppid() stayed %d after its process exited",
 	       f->g_ppid_before);
 	EXPECT_STATUS(st, EXITED(0));
-	raw_munmap((void *)page, PAGE_SIZE);
+	raw_munmap((void *)f, PAGE_SIZE);
 }
 
 int main(void)
@@ -298,7 +344,9 @@ int main(void)
 	thr_reap_leftovers();
 	RUN(release_vm_word_zeroed_when_exit_group_ends_the_thread);
 	thr_reap_leftovers();
-	RUN(a_threads_child_goes_to_pid_1_when_the_thread_exits);
+	RUN(a_threads_child_goes_to_a_live_thread_of_its_process);
+	thr_reap_leftovers();
+	RUN(a_threads_child_goes_to_pid_1_when_the_whole_process_exits);
 	thr_reap_leftovers();
 	return t_exit_code();
 }
