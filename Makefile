@@ -3,11 +3,14 @@
 #   make            build/kernel.elf and build/initrd.cpio
 #   make run        boot in QEMU, serial console on this terminal (Ctrl-a x quits)
 #   make check      every test: host unit tests, then in-guest tests under
-#                   QEMU at -smp 1 and -smp 4, the GRUB ISO, Bochs and GDB
+#                   QEMU at -smp 1 and -smp 4, the GRUB ISO, Bochs and GDB,
+#                   and the page of make web in Node and in Chromium
 #   make iso        build/spindle.iso (GRUB 2, BIOS)
 #   make qemu-gdb   QEMU stopped at the first instruction, waiting for GDB
 #   make gdb        GDB attached to `make qemu-gdb` with the kernel's symbols
 #   make bochs      the ISO under Bochs, headless, serial on this terminal
+#   make web        build/web: a static page that boots Spindle in v86, in
+#                   a browser (docs/web.md); make serve-web shows it locally
 #   make clean
 #
 # Every target first runs tools/deps.sh, which installs missing Debian
@@ -175,6 +178,7 @@ bochs: $(ISO)
 # ---- tests ----
 include tests/unit/Makefile.inc
 include user/Makefile.inc
+include web/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso
@@ -188,7 +192,7 @@ $(TEST_ISO_SMP): $(KERNEL) $(INITRD) boot/grub.cfg | deps
 	$(call say,ISO,$@)
 	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) "ktest=smp expect_cpus=2"
 
-check: all $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) unit-tests
+check: all $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) unit-tests web
 	@SPINDLE_BUILD=$(B) python3 tests/run.py
 
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU

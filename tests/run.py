@@ -22,6 +22,8 @@ Runs, in order, and prints one line per test, `PASS name` or
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
+  up/...       QEMU without a local APIC, and without a power-off device
+  web/...      build/web (make web) booted by v86 in Node and in Chromium
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
@@ -31,7 +33,8 @@ whose name contains PATTERN; -j N boots N machines at once.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
-tests/loaders.py (GRUB, Bochs, GDB); this file, the unit tests, the
+tests/loaders.py (GRUB, Bochs, GDB), tests/web.py (the page and
+the machine v86 emulates); this file, the unit tests, the
 in-kernel groups, the user test programs and main.
 """
 import argparse
@@ -46,6 +49,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
                      collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
 from loaders import bochs, gdb_session, grub_qemu
+from web import no_poweroff, up_noapic, web_browser, web_node
 
 # ---------------------------------------------------------------- unit
 def run_unit(res, want):
@@ -253,6 +257,13 @@ def main():
         jobs.append((bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
     if wanted("gdb/"):
         jobs.append((gdb_session, ()))
+    # One run each gives several results: -k web/node.ps runs web/node.
+    def wanted_run(prefix):
+        return wanted(prefix) or any(w.startswith(prefix) for w in want)
+    for prefix, fn in (("up/noapic.shell", up_noapic), ("up/no_poweroff", no_poweroff),
+                       ("web/node", web_node), ("web/chromium", web_browser)):
+        if wanted_run(prefix):
+            jobs.append((fn, ()))
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]

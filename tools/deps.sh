@@ -21,6 +21,21 @@ vgabios              Bochs' VGA BIOS
 cpio                 build/initrd.cpio
 "
 
+# ---- `tools/deps.sh web`: make web and its tests (web/Makefile.inc) ----
+# A Node.js that is there already (with its npm) is used as it is: Debian's
+# npm package would conflict with another vendor's nodejs.
+if [ "${1:-}" = web ]; then
+    PKGS="$PKGS
+seabios              bios.bin and vgabios-stdvga.bin, shipped in build/web
+chromium             the browser test of build/web (tests/web/browser.mjs)
+"
+    command -v npm >/dev/null 2>&1 || PKGS="$PKGS
+nodejs               v86 in Node, the docs' pages, the browser test's driver
+npm                  npm ci: v86, xterm.js, marked, playwright-core
+"
+fi
+# ---- end of `web` ----
+
 names=$(printf '%s\n' "$PKGS" | awk 'NF {print $1}')
 missing=""
 for p in $names; do

@@ -1,0 +1,47 @@
+// tools/mkweb_docs.mjs NPM OUTDIR FILE.md... - the docs as HTML pages for
+// build/web (tools/mkweb.sh), with marked from NPM/node_modules. Links to
+// another of the pages (docs/x.md, x.md, README.md) become links to its
+// .html; every other link is kept as it is.
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+
+const [npm, outdir, ...files] = process.argv.slice(2);
+const require = createRequire(path.resolve(npm, "package.json"));
+const { marked } = require("marked");
+
+const names = new Set(files.map(f => path.basename(f, ".md")));
+const local = href => {
+    const m = /^(?:\.\.\/|docs\/)?([\w.-]+)\.md(#.*)?$/.exec(href);
+    return m && names.has(m[1]) ? m[1] + ".html" + (m[2] || "") : null;
+};
+const escape = s => s.replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+marked.use({
+    walkTokens(t) {
+        if (t.type === "link" && local(t.href))
+            t.href = local(t.href);
+    },
+});
+
+for (const f of files) {
+    const md = fs.readFileSync(f, "utf8");
+    const title = (/^# (.*)$/m.exec(md) || [, path.basename(f)])[1];
+    const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>
+body { max-width: 820px; margin: 20px auto; padding: 0 16px;
+       font: 16px/1.5 system-ui, "DejaVu Sans", sans-serif; color: #1d2630; }
+pre { background: #f2f4f6; padding: 10px; overflow-x: auto; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; }
+table { border-collapse: collapse; } td, th { border: 1px solid #ccd3da; padding: 2px 8px; }
+nav { font-size: 14px; margin-bottom: 12px; }
+</style></head><body>
+<nav><a href="../index.html">&larr; back to the machine</a> &middot; ${escape(f)}</nav>
+${marked.parse(md)}
+</body></html>
+`;
+    fs.writeFileSync(path.join(outdir, path.basename(f, ".md") + ".html"), html);
+}
