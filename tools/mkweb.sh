@@ -22,6 +22,7 @@ cp "$iso" "$out/spindle.iso"
 
 # The docs, so the side panel's links work on any static host.
 node tools/mkweb_docs.mjs "$2" "$out/docs" README.md docs/*.md
+cp docs/*.png "$out/docs/"
 
 # Licences: each file shipped and the terms it comes under.
 cp "$npm/v86/LICENSE" "$out/licences/v86-LICENSE.txt"

@@ -1,7 +1,8 @@
 // tools/mkweb_docs.mjs NPM OUTDIR FILE.md... - the docs as HTML pages for
 // build/web (tools/mkweb.sh), with marked from NPM/node_modules. Links to
 // another of the pages (docs/x.md, x.md, README.md) become links to its
-// .html; every other link is kept as it is.
+// .html, and images under docs/ are looked for beside the pages (where
+// tools/mkweb.sh copies them); every other link is kept as it is.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -21,6 +22,8 @@ marked.use({
     walkTokens(t) {
         if (t.type === "link" && local(t.href))
             t.href = local(t.href);
+        if (t.type === "image")             // docs/x.png sits beside the pages
+            t.href = t.href.replace(/^docs\//, "");
     },
 });
 

@@ -47,7 +47,7 @@ try {
         // As root in a container Chromium's sandbox cannot start.
         args: ["--no-sandbox", "--disable-dev-shm-usage"],
     });
-    page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+    page = await browser.newPage({ viewport: { width: 1190, height: 760 } });
     const errors = [];
     page.on("pageerror", e => errors.push(String(e)));
     await page.goto(url, { waitUntil: "load" });
