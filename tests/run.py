@@ -260,10 +260,12 @@ def main():
     # One run each gives several results: -k web/node.ps runs web/node.
     def wanted_run(prefix):
         return wanted(prefix) or any(w.startswith(prefix) for w in want)
-    for prefix, fn in (("up/noapic.shell", up_noapic), ("up/no_poweroff", no_poweroff),
-                       ("web/node", web_node), ("web/chromium", web_browser)):
+    for prefix, fn, a in (("up/noapic.shell", up_noapic, ()),
+                          ("up/no_poweroff", no_poweroff, ()),
+                          ("web/node.", web_node, ()), ("web/node_iso.", web_node, (True,)),
+                          ("web/chromium", web_browser, ())):
         if wanted_run(prefix):
-            jobs.append((fn, ()))
+            jobs.append((fn, a))
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]

@@ -9,6 +9,7 @@ machine it runs on (docs/web.md):
                      halted" is the last, and the machine stays halted
   web/node.*         build/web's files booted by v86 in Node
                      (tests/web/node.mjs), no browser
+  web/node_iso.*     the same with spindle.iso through SeaBIOS and GRUB
   web/chromium.*     build/web served on 127.0.0.1 and driven in headless
                      Chromium (tests/web/browser.mjs); its screenshot goes
                      to build/web-screenshot.png
@@ -111,11 +112,12 @@ def web_ready(prefix):
     return None
 
 
-def web_node():
-    bad = web_ready("web/node")
+def web_node(iso=False):
+    name = "web/node_iso" if iso else "web/node"
+    bad = web_ready(name)
     if bad:
-        return [("web/node", bad, None)]
-    return node_lines("web/node", ["node", "tests/web/node.mjs", WEB])
+        return [(name, bad, None)]
+    return node_lines(name, ["node", "tests/web/node.mjs", WEB] + (["iso"] if iso else []))
 
 
 def web_browser():
