@@ -1,5 +1,6 @@
 // tools/mkweb_docs.mjs NPM OUTDIR FILE.md... - the docs as HTML pages for
-// build/web (tools/mkweb.sh), with marked from NPM/node_modules. Links to
+// build/web (tools/mkweb.sh), with marked from NPM/node_modules, and an
+// index.html of them. Links to
 // another of the pages (docs/x.md, x.md, README.md) become links to its
 // .html, and images under docs/ are looked for beside the pages (where
 // tools/mkweb.sh copies them); every other link is kept as it is.
@@ -27,10 +28,7 @@ marked.use({
     },
 });
 
-for (const f of files) {
-    const md = fs.readFileSync(f, "utf8");
-    const title = (/^# (.*)$/m.exec(md) || [, path.basename(f)])[1];
-    const html = `<!doctype html>
+const page = (title, nav, body) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
@@ -41,10 +39,25 @@ pre { background: #f2f4f6; padding: 10px; overflow-x: auto; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: 14px; }
 table { border-collapse: collapse; } td, th { border: 1px solid #ccd3da; padding: 2px 8px; }
 nav { font-size: 14px; margin-bottom: 12px; }
+img { max-width: 100%; }
 </style></head><body>
-<nav><a href="../index.html">&larr; back to the machine</a> &middot; ${escape(f)}</nav>
-${marked.parse(md)}
+<nav><a href="../index.html">&larr; back to the machine</a>${nav}</nav>
+${body}
 </body></html>
 `;
-    fs.writeFileSync(path.join(outdir, path.basename(f, ".md") + ".html"), html);
+
+// Each page, and index.html listing them all by their titles, so a doc
+// added to docs/ shows up on the page without a change to it.
+const index = [];
+for (const f of files) {
+    const md = fs.readFileSync(f, "utf8");
+    const title = (/^# (.*)$/m.exec(md) || [, path.basename(f)])[1].replace(/`/g, "");
+    const html = page(title, ` &middot; <a href="index.html">all the docs</a> &middot; ${escape(f)}`,
+                      marked.parse(md));
+    const out = path.basename(f, ".md") + ".html";
+    fs.writeFileSync(path.join(outdir, out), html);
+    index.push(`<li><a href="${out}">${escape(title)}</a> (${escape(f)})</li>`);
 }
+fs.writeFileSync(path.join(outdir, "index.html"),
+                 page("Spindle's docs", "", "<h1>Spindle's docs</h1>\n<ul>\n" +
+                      index.join("\n") + "\n</ul>"));

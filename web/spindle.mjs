@@ -22,6 +22,7 @@ term.open($("terminal"));
 
 let emulator = null;
 let consoleText = "";           // every byte COM1 sent this boot, as text
+let decoder = new TextDecoder(); // UTF-8, across batches
 let pending = [];               // bytes not yet written to the terminal
 let started = 0;               // when this boot began
 let bootSecs = "";              // how long it took to reach "running"
@@ -49,7 +50,7 @@ function flush() {
     const bytes = Uint8Array.from(pending);
     pending = [];
     term.write(bytes);
-    consoleText += new TextDecoder().decode(bytes);
+    consoleText += decoder.decode(bytes, { stream: true });
     setStatus(consoleState(consoleText));
 }
 
@@ -78,6 +79,7 @@ async function boot(o = options()) {
     }
     term.reset();
     consoleText = "";
+    decoder = new TextDecoder();
     pending = [];
     started = performance.now();
     bootSecs = "";
