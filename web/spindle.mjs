@@ -72,11 +72,9 @@ function cmdline(o) {
 }
 
 async function boot(o = options()) {
-    if (emulator) {
-        const old = emulator;
-        emulator = null;
-        await old.destroy();
-    }
+    // The new boot's console starts now, before the old machine is gone.
+    const old = emulator;
+    emulator = null;
     term.reset();
     consoleText = "";
     decoder = new TextDecoder();
@@ -84,6 +82,8 @@ async function boot(o = options()) {
     started = performance.now();
     bootSecs = "";
     lastState = "";
+    if (old)
+        await old.destroy();
     const disk = o.boot === "iso" ?
         { cdrom: { url: "spindle.iso" } } :
         { multiboot: { url: "kernel.elf" }, initrd: { url: "initrd.cpio" },
@@ -137,7 +137,7 @@ $("boot").addEventListener("change", () => {
 // the status line, for tests/web/ and anyone scripting the page.
 window.spindle = {
     text: () => { flush(); return consoleText.replace(/\r/g, ""); },
-    send: s => { emulator.serial0_send(s); },
+    send: s => { if (emulator) emulator.serial0_send(s); return !!emulator; },
     status: () => { flush(); return consoleState(consoleText); },
     boot: o => boot({ ...DEFAULTS, ...o }),
 };

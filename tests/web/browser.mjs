@@ -76,16 +76,19 @@ try {
     report("no_page_errors", errors.length ? errors.join("; ") : null);
     console.log("web/chromium: the session took " + secs());
 
-    // The picture for the README: a fresh boot, at the shell, after a
-    // tls-demo and a ps (docs/web-screenshot.png is one of these).
-    await page.evaluate(() => window.spindle.boot({}));
+    // The Reboot button, and the picture for the
+    // README: a fresh boot, at the shell, after a tls-demo and a ps
+    // (docs/web-screenshot.png is one of these).
+    await page.click("#reboot");
     seen = 0;
     for (const line of ["tls-demo", "ps"]) {
         const t = await waitFor("the prompt", t => t.indexOf("$ ", seen) >= 0);
         seen = t.indexOf("$ ", seen) + 2;
         await page.evaluate(s => window.spindle.send(s), line + "\r");
     }
-    await waitFor("the prompt", t => t.indexOf("$ ", seen) >= 0);
+    const again = await waitFor("the prompt", t => t.indexOf("$ ", seen) >= 0);
+    report("reboot", again.split("Spindle 0.1 booting").length === 2 &&
+           !again.includes("init exited") ? null : "the console after Reboot is not one fresh boot");
     await new Promise(r => setTimeout(r, 300));         // the last frame drawn
     await page.screenshot({ path: shot });
     console.log("web/chromium: screenshot " + shot);
