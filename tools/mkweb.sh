@@ -33,13 +33,15 @@ cp /usr/share/common-licenses/GPL-3 "$out/licences/GPL-3.txt"
 v86_version=$(sed -n 's/^ *"version": "\([^"]*\)".*/\1/p' "$npm/v86/package.json" | head -1)
 xterm_version=$(sed -n 's/^ *"version": "\([^"]*\)".*/\1/p' "$npm/@xterm/xterm/package.json" | head -1)
 seabios_version=$(dpkg-query -W -f='${Version}' seabios)
+grub_version=$(dpkg-query -W -f='${Version}' grub-pc-bin)
 cat > "$out/licences/README.txt" <<END
 The files of this page and their licences (docs/web.md):
 
 index.html, style.css, spindle.mjs, status.mjs, docs/,
 kernel.elf, initrd.cpio, spindle.iso
-    Spindle itself (the GRUB 2 files inside spindle.iso are GRUB's,
-    GPL-3.0-or-later: GPL-3.txt).
+    Spindle itself. The GRUB 2 files inside spindle.iso are GRUB's, from
+    Debian's grub-pc-bin $grub_version: GPL-3.0-or-later (GPL-3.txt); the
+    corresponding source is Debian's grub2 source package of that version.
 v86/libv86.mjs, v86/v86.wasm
     v86 $v86_version from the npm registry: BSD-2-Clause (v86-LICENSE.txt).
 xterm/xterm.mjs, xterm/xterm.css
