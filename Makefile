@@ -198,7 +198,8 @@ check: all $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) unit-tests web
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU
 # -icount, the table in $(B)/bench.txt. Missed targets never fail it.
 bench: all
-	$(Q)tools/bench.sh $(B) $(KERNEL) $(INITRD)
+	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD); \
+	else tools/bench_smp.sh $(B) $(KERNEL) $(INITRD) $(SMP); fi
 
 clean:
 	rm -rf $(B) .gdbinit

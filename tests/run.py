@@ -22,6 +22,8 @@ Runs, in order, and prints one line per test, `PASS name` or
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
+  bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
+               -icount) completes and repeats exactly (tests/bench_check.py)
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
 
@@ -49,6 +51,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
                      collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
 from loaders import bochs, gdb_session, grub_qemu
+from bench_check import bench_smp_repeats
 from web import no_poweroff, up_noapic, web_browser, web_node
 
 # ---------------------------------------------------------------- unit
@@ -178,6 +181,29 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
 
+# What some programs' consoles must show besides their own PASS lines:
+# lines that only the kernel prints, which the program cannot read.
+FAULT_LINE_RE = re.compile(r"^pid (\d+) \((\S+)\): (SIG\w+) at eip=0x[0-9a-f]{8} "
+                           r"addr=0x([0-9a-f]{8})$", re.M)
+
+
+def fault_line_check(out):
+    """t_fault_line: one fault line, for the child that died; none for
+    the faults its handlers caught (abi.md section 7)."""
+    lines = FAULT_LINE_RE.findall(out)
+    m = re.search(r"^t_fault_line: child (\d+) must be reported at addr=0x([0-9a-f]{8})$",
+                  out, re.M)
+    if not m:
+        return "no 'child ... must be reported' line"
+    want = [(m.group(1), "t_fault_line", "SIGSEGV", m.group(2))]
+    if lines != want:
+        return "fault lines %s, want exactly %s" % (lines, want)
+    return None
+
+
+CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
+
+
 def user_test(smp, prog):
     """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
     smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
@@ -211,6 +237,9 @@ def user_test(smp, prog):
         bad = "no PASS line"
     if bad:
         out.append((prefix + prog, bad, b.tail(20)))
+    elif prog in CONSOLE_CHECKS:
+        name, check = CONSOLE_CHECKS[prog]
+        out.append(("%s%s.%s" % (prefix, prog, name), check(b.out), b.tail(20)))
     return out
 
 
@@ -257,6 +286,8 @@ def main():
         jobs.append((bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
     if wanted("gdb/"):
         jobs.append((gdb_session, ()))
+    if wanted("bench/"):
+        jobs.append((bench_smp_repeats, ()))
     # One run each gives several results: -k web/node.ps runs web/node.
     def wanted_run(prefix):
         return wanted(prefix) or any(w.startswith(prefix) for w in want)
