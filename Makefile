@@ -12,6 +12,8 @@
 #   make bochs        the ISO under Bochs, serial console on this terminal
 #   make bochs-debug  the ISO under Bochs's own debugger (docs/bochs.md)
 #   make bench        the speed figures (docs/benchmarks.md)
+#   make web          build/web: a static page that boots Spindle in v86, in
+#                     a browser (docs/web.md); make serve-web shows it locally
 #   make clean
 #
 # Every target first runs tools/deps.sh with what it needs (build, run,
@@ -225,6 +227,7 @@ bochs-debug: $(BOCHS_B)/spindle.iso | deps-bochs
 # ---- tests ----
 include tests/unit/Makefile.inc
 include user/Makefile.inc
+include web/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso
@@ -241,7 +244,8 @@ $(TEST_ISO_SMP): $(KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
 # make check: everything. make test T="NAME ...": the tests with those
 # exact names or shell globs (T=smp1/t_clone, T='smp*/t_fork', T='gdb/*',
 # T=smp1/t_clone.files_shared). Without grub-mkrescue there is no ISO, and
-# the GRUB and Bochs tests print SKIP lines.
+# the GRUB and Bochs tests print SKIP lines. The page of make web is built
+# too; if it cannot be, its tests say why in their FAIL lines.
 CHECK_PREREQS := all unit-tests $(DEBUG_KERNEL)
 define build_isos
 	@if command -v grub-mkrescue >/dev/null 2>&1; then \
@@ -250,6 +254,8 @@ define build_isos
 endef
 check: $(CHECK_PREREQS) | deps-check
 	$(build_isos)
+	@$(MAKE) --no-print-directory web || \
+		echo "make: make web failed: the web/ tests will FAIL and say why"
 	@SPINDLE_BUILD=$(B) python3 tests/run.py
 
 test: $(CHECK_PREREQS) | deps-check

@@ -31,23 +31,6 @@ static void copy_string(char *dst, size_t size, uint32_t pa)
 	dst[i] = '\0';
 }
 
-static void read_mmap(const struct multiboot_info *mbi)
-{
-	uint32_t off = 0;
-
-	while (off + sizeof(struct multiboot_mmap_entry) <= mbi->mmap_length &&
-	       bootinfo.nregions < BOOT_MMAP_MAX) {
-		const struct multiboot_mmap_entry *e =
-			boot_ptr(mbi->mmap_addr + off, sizeof(*e));
-		struct boot_region *r = &bootinfo.regions[bootinfo.nregions++];
-
-		r->addr = e->addr;
-		r->len = e->len;
-		r->type = e->type;
-		off += e->size + 4;     /* `size` does not count itself */
-	}
-}
-
 static void read_modules(const struct multiboot_info *mbi)
 {
 	const struct multiboot_module *m =
@@ -69,10 +52,6 @@ void bootinfo_init(uint32_t magic, uint32_t mbi_phys)
 	if (magic != MULTIBOOT_BOOTLOADER_MAGIC)
 		panic("not started by a multiboot loader (eax=%#x)", magic);
 	mbi = boot_ptr(mbi_phys, sizeof(*mbi));
-	if (!(mbi->flags & MBI_MEMORY))
-		panic("the loader gave no memory size (multiboot flags %#x)", mbi->flags);
-	bootinfo.mem_lower_kb = mbi->mem_lower;
-	bootinfo.mem_upper_kb = mbi->mem_upper;
 
 	if (mbi->flags & MBI_LOADER)
 		copy_string(bootinfo.loader, sizeof(bootinfo.loader), mbi->boot_loader_name);
@@ -80,14 +59,15 @@ void bootinfo_init(uint32_t magic, uint32_t mbi_phys)
 		copy_string(bootinfo.raw_cmdline, sizeof(bootinfo.raw_cmdline), mbi->cmdline);
 	cmdline_parse(&bootinfo.cmdline, bootinfo.raw_cmdline);
 
-	if (mbi->flags & MBI_MMAP) {
-		read_mmap(mbi);
-	} else {
-		/* No map: mem_upper KiB of RAM from 1 MiB (Multiboot 3.3). */
-		bootinfo.regions[0] = (struct boot_region){
-			0x100000, (uint64_t)mbi->mem_upper * 1024, MULTIBOOT_MEMORY_AVAILABLE };
-		bootinfo.nregions = 1;
-	}
+	/* The memory size: the loader's mem_lower/mem_upper, or where it gave
+	 * only a memory map (v86), the same worked out from the map
+	 * (kernel/bootmem.c). */
+	if (mbi->flags & MBI_MMAP)
+		bootinfo_read_mmap(&bootinfo, boot_ptr(mbi->mmap_addr, mbi->mmap_length),
+				   mbi->mmap_length);
+	if (!bootinfo_memory(&bootinfo, mbi->flags, mbi->mem_lower, mbi->mem_upper))
+		panic("the loader gave no memory size nor memory map (multiboot flags %#x)",
+		      mbi->flags);
 	if (mbi->flags & MBI_MODS)
 		read_modules(mbi);
 }

@@ -37,4 +37,15 @@ extern struct bootinfo bootinfo;
  * loader was not multiboot or gave no memory information. */
 void bootinfo_init(uint32_t magic, uint32_t mbi_phys);
 
+/* kernel/bootmem.c, pure (the host unit test runs it): bi->regions from a
+ * Multiboot memory map of `length` bytes (at most BOOT_MMAP_MAX entries;
+ * a malformed entry ends it). */
+void bootinfo_read_mmap(struct bootinfo *bi, const void *map, uint32_t length);
+/* bi->mem_lower_kb/mem_upper_kb: the loader's own (flags bit 0), or else
+ * worked out from bi->regions as read from the map (bit 6). With the pair
+ * but no map, one region of mem_upper KiB from 1 MiB. false if the loader
+ * gave neither. */
+bool bootinfo_memory(struct bootinfo *bi, uint32_t flags,
+		     uint32_t mem_lower, uint32_t mem_upper);
+
 #endif

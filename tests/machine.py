@@ -67,10 +67,12 @@ class Boot:
         return None
 
 
-def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None):
+def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None, stop_on=None):
     """Runs QEMU with the serial console on a pipe. stdin_script is a list
     of (prompt, line): each line is sent once prompt has appeared after the
-    previous send."""
+    previous send. stop_on: a text after which QEMU is not waited for but
+    killed, a second later (a machine that halts instead of powering off);
+    such a run counts as timed out only if the text never came."""
     p = subprocess.Popen(cmd + ["-serial", "stdio"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out = b""
@@ -78,7 +80,11 @@ def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None):
     seen = 0
     deadline = time.monotonic() + timeout
     timed_out = False
+    stopping = False
     while True:
+        if stop_on and not stopping and stop_on.encode() in out:
+            stopping = True
+            deadline = min(deadline, time.monotonic() + 1.0)
         while script and script[0][0].encode() in out[seen:]:
             prompt, line = script.pop(0)
             seen = out.index(prompt.encode(), seen) + len(prompt)
@@ -89,7 +95,7 @@ def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None):
                 script = []
         left = deadline - time.monotonic()
         if left <= 0:
-            timed_out = True
+            timed_out = not stopping
             p.kill()
             break
         r, _, _ = select.select([p.stdout], [], [], min(left, 1.0))

@@ -25,6 +25,8 @@ Runs, in order, and prints one line per test, `PASS name` or
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
                -icount) completes and repeats exactly (tests/bench_check.py)
+  up/...       QEMU without a local APIC, and without a power-off device
+  web/...      build/web (make web) booted by v86 in Node and in Chromium
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
@@ -34,7 +36,8 @@ whose name contains PATTERN; -j N boots N machines at once.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
-tests/loaders.py (GRUB, Bochs, GDB); this file, the unit tests, the
+tests/loaders.py (GRUB, Bochs, GDB), tests/web.py (the page and
+the machine v86 emulates); this file, the unit tests, the
 in-kernel groups, the user test programs and main.
 """
 import argparse
@@ -53,6 +56,7 @@ from bench_check import bench_smp_repeats
 from docs_examples import outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, grub_qemu
+from web import no_poweroff, up_noapic, web_browser, web_node
 
 # ---------------------------------------------------------------- unit
 def unit_binaries():
@@ -342,6 +346,11 @@ def main():
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
+    jobs.append(("up/noapic", up_noapic, ()))
+    jobs.append(("up/no_poweroff", no_poweroff, ()))
+    jobs.append(("web/node", web_node, ()))
+    jobs.append(("web/node_iso", web_node, (True,)))
+    jobs.append(("web/chromium", web_browser, ()))
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:

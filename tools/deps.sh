@@ -13,6 +13,13 @@
 # the build goes on with what is there, and make check shows a SKIP line
 # for a loader it does not have. docs/building.md says why each is needed.
 #
+# The web group (make web, web/Makefile.inc): SeaBIOS's images shipped
+# in build/web, Chromium for the browser test, Node.js and npm for v86 and
+# the page. A Node.js that is there already (with its npm) is used as it
+# is: its commands satisfy the checks, so Debian's nodejs and npm, which
+# would conflict with another vendor's, are installed only when there is
+# none.
+#
 # To add a need: one line in NEEDS, "GROUP CHECK PACKAGE", where CHECK is
 # cmd:NAME (a command on PATH), file:PATH (a file), or lib32gcc (the 32-bit
 # libgcc). A new group also goes in ALL (what `check` means).
@@ -34,8 +41,12 @@ bochs  file:/usr/lib/x86_64-linux-gnu/bochs/plugins/libbx_term_gui.so bochs-term
 bochs  file:/usr/share/bochs/BIOS-bochs-latest bochsbios
 bochs  file:/usr/share/vgabios/vgabios.bin vgabios
 gdb    cmd:gdb                 gdb
+web    file:/usr/share/seabios/bios.bin seabios
+web    cmd:chromium            chromium
+web    cmd:node                nodejs
+web    cmd:npm                 npm
 '
-ALL="build run iso bochs gdb"
+ALL="build run iso bochs gdb web"
 
 groups=""
 for t in "${@:-build}"; do
