@@ -348,6 +348,7 @@ def main():
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("up/noapic", up_noapic, ()))
     jobs.append(("up/no_poweroff", no_poweroff, ()))
+    jobs.append(("smp4/no_poweroff", no_poweroff, (4,)))
     jobs.append(("web/node", web_node, ()))
     jobs.append(("web/node_iso", web_node, (True,)))
     jobs.append(("web/chromium", web_browser, ()))

@@ -55,13 +55,15 @@ def up_noapic():
     return [(name, bad, b.tail(20) if bad else None)]
 
 
-def no_poweroff():
+def no_poweroff(smp=1):
     """A machine without a power-off device (QEMU without isa-debug-exit,
-    as v86): the kernel's last line, and then nothing."""
-    name = "up/no_poweroff"
+    as v86): the kernel's last line, and then nothing. With smp > 1 the
+    other CPUs are stopped first (arch/i386/power.c): the line must still
+    come, last."""
+    name = "up/no_poweroff" if smp == 1 else "smp%d/no_poweroff" % smp
     cmd = [a for a in QEMU_BASE if not a.startswith("isa-debug-exit")]
     cmd.remove("-device")
-    cmd += ["-smp", "1", "-kernel", KERNEL, "-initrd", INITRD, "-append", "init=/bin/sh"]
+    cmd += ["-smp", str(smp), "-kernel", KERNEL, "-initrd", INITRD, "-append", "init=/bin/sh"]
     b = run_qemu(cmd, stdin_script=[("$ ", "exit 5\n")], stop_on=HALTED)
     bad = b.problem()
     if not bad and not re.search(r"^init exited with status 5$", b.out, re.M):

@@ -1,6 +1,7 @@
 /* arch/i386/power.c - power-off, in the order abi.md section 1 gives,
  * using only the devices this machine has. */
 #include "arch/i386/power.h"
+#include "arch/i386/smp.h"
 #include "arch/i386/uart.h"
 #include "arch/i386/vga.h"
 #include "arch/i386/x86.h"
@@ -65,7 +66,11 @@ void power_off(int status)
 	for (const char *p = bochs_shutdown; *p; p++)
 		outb(BOCHS_SHUTDOWN_PORT, (uint8_t)*p);
 	/* Still here: QEMU without isa-debug-exit, or a machine with neither
-	 * device (v86). Say so once, as the last line, and stop quietly. */
+	 * device (v86). Every CPU halts (abi.md section 1): the others first
+	 * (a panic has stopped them already), then this one says so once, as
+	 * the last line, and stops quietly. */
+	if (!smp_stopping())
+		smp_stop_others();
 	say("spindle: no power-off device: the machine is halted\n");
 	for (;;)
 		hlt();
