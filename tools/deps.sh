@@ -10,6 +10,7 @@ set -eu
 # package            why
 PKGS="
 lib32gcc-12-dev      32-bit libgcc: __udivdi3 and friends for -m32
+libc6-dev-i386       32-bit glibc (libc.a): /bin/glibc-hello, gcc -m32 -static
 qemu-system-x86      qemu-system-i386: make run, make check, make bench
 grub-pc-bin          GRUB for BIOS: make iso
 grub-common          grub-mkrescue
