@@ -5,8 +5,9 @@
  * and migrations, alone and with other tasks around that never touch the
  * FPU; and the lazy-restore case where a task comes back to a CPU whose
  * registers still hold an older copy of its state (arch/i386/fpu.c,
- * make_live). Booted as init at -smp 1, 2, 4 and 8, in both switching
- * modes (tests/run.py adds fpu=lazy for the second). */
+ * make_live); and the state's area exists only for tasks that used the
+ * FPU, until they exit. Booted as init at -smp 1, 2, 4 and 8, in both
+ * switching modes (tests/run.py adds fpu=lazy for the second). */
 #define T_PROG "t_fpu"
 #include "t.h"
 #include "smp.h"
@@ -15,7 +16,9 @@
 #define FP_THREADS 6
 #define NONFP_THREADS 4
 #define ROUNDS 2000
-#define STALE_ROUNDS 4000
+#define STALE_ROUNDS 1000000   /* at most; it stops after STALE_WANT returns */
+#define STALE_WANT 10
+#define STALE_MS 8000           /* or after this long */
 
 struct worker {
 	unsigned seed;
@@ -179,9 +182,12 @@ static int stale_thread(void *arg, const struct thr_regs *r)
 	unsigned left[SMP_MAX_CPUS] = { 0 };    /* ... and the seed we left there */
 	int nb = 0;
 
+	long long end = thr_now_ns() + STALE_MS * 1000000ll;
+
 	(void)r;
 	fp_fill(seed);
-	for (int k = 0; k < w->rounds && !w->bad; k++) {
+	for (int k = 0; k < w->rounds && !w->bad && stale_returns < STALE_WANT &&
+	     thr_now_ns() < end; k++) {
 		unsigned now;
 
 		if (k % 4 == 3)
@@ -219,40 +225,109 @@ static int stale_thread(void *arg, const struct thr_regs *r)
 	return 0;
 }
 
+/* More helpers than CPUs (which never use the FPU), yielding and napping,
+ * and the FPU thread napping too: CPUs go idle and pull queued tasks
+ * from busy ones (kernel/sched.c sched_balance), the FPU thread among
+ * them, so it wanders between CPUs and comes back to ones it left. */
 TEST(stale_copy_after_migration)
 {
-	long tids[1 + NONFP_THREADS];
+	long tids[SMP_MAX_THREADS];
 	int ncpus = smp_ncpus();
+	int nhelpers = ncpus + 2 < SMP_MAX_THREADS - 1 ? ncpus + 2 : SMP_MAX_THREADS - 1;
 
 	memset(&stale, 0, sizeof(stale));
 	stale.seed = 5000;
 	stale.rounds = STALE_ROUNDS;
 	nonfp_stop = 0;
-	for (int i = 0; i < NONFP_THREADS; i++) {
+	for (int i = 0; i < nhelpers; i++) {
 		tids[i] = smp_start(i, nonfp_thread, NULL, NULL);
 		EXPECT(tids[i] > 0, "clone: %ld", tids[i]);
 	}
-	tids[NONFP_THREADS] = smp_start(NONFP_THREADS, stale_thread, &stale, NULL);
-	EXPECT(tids[NONFP_THREADS] > 0, "clone: %ld", tids[NONFP_THREADS]);
-	EXPECT_STATUS(smp_join(tids[NONFP_THREADS]), 0);
+	tids[nhelpers] = smp_start(nhelpers, stale_thread, &stale, NULL);
+	EXPECT(tids[nhelpers] > 0, "clone: %ld", tids[nhelpers]);
+	EXPECT_STATUS(smp_join(tids[nhelpers]), 0);
 	nonfp_stop = 1;
-	for (int i = 0; i < NONFP_THREADS; i++)
+	for (int i = 0; i < nhelpers; i++)
 		EXPECT_STATUS(smp_join(tids[i]), 0);
 	EXPECT(!stale.bad, "round %d: %s", stale.bad - 1, stale.why);
-	printf("t_fpu: %d CPUs, %d moves, %d returns to a CPU holding an older copy\n",
-	       ncpus, stale.moves, stale_returns);
+	printf("t_fpu: %d CPUs, %d helpers, %d moves, %d returns to a CPU holding an older copy\n",
+	       ncpus, nhelpers, stale.moves, stale_returns);
 	/* On 2+ CPUs the case must really have happened to prove anything. */
 	if (ncpus >= 2)
 		EXPECT(stale_returns > 0, "no return to a CPU holding an older copy in %d moves",
 		       stale.moves);
 }
 
+/* ---- areas_only_for_fpu_users ----
+ *
+ * /proc/kstat's "cache fpu inuse N": a task gets its 512-byte area at its
+ * first FPU instruction, not before, and gives it back when it exits. */
+static long fpu_areas(void)
+{
+	struct thr_kstat k;
+
+	if (thr_kstat(&k) < 0)
+		return -1;
+	for (int i = 0; i < k.ncaches; i++)
+		if (!strcmp(k.cache[i].name, "fpu"))
+			return (long)k.cache[i].inuse;
+	return -1;
+}
+
+static long sleeping_child(bool fpu)
+{
+	long pid = raw_fork();
+
+	if (pid == 0) {
+		if (fpu)
+			fp_fill(4);
+		thr_sleep_ms(5000);             /* until killed */
+		raw_exit_group(0);
+	}
+	if (pid > 0 && !thr_wait_sleeping((int)pid, 5000))
+		return -ETIMEDOUT;
+	return pid;
+}
+
+static int fpu_thread_exits(void *arg, const struct thr_regs *r)
+{
+	(void)arg;
+	(void)r;
+	fp_fill(5);
+	return 0;
+}
+
+TEST(areas_only_for_fpu_users)
+{
+	long base = fpu_areas(), plain, user, tid;
+	int st;
+
+	EXPECT(base >= 0, "no 'cache fpu' line in /proc/kstat");
+	plain = sleeping_child(false);
+	EXPECT(plain > 0, "fork: %ld", plain);
+	EXPECT_EQ(fpu_areas(), base);           /* a task that never used it */
+	user = sleeping_child(true);
+	EXPECT(user > 0, "fork: %ld", user);
+	EXPECT_EQ(fpu_areas(), base + 1);
+	raw_kill((int)plain, SIGKILL);
+	raw_kill((int)user, SIGKILL);
+	EXPECT_EQ(raw_wait4(plain, &st, 0, NULL), plain);
+	EXPECT_EQ(raw_wait4(user, &st, 0, NULL), user);
+	EXPECT_EQ(fpu_areas(), base);           /* exit gave it back */
+	tid = smp_start(0, fpu_thread_exits, NULL, NULL);
+	EXPECT(tid > 0, "clone: %ld", tid);
+	EXPECT_STATUS(smp_join(tid), 0);
+	EXPECT_EQ(fpu_areas(), base);
+}
+
 int main(void)
 {
-	/* First, while the main thread (which waits for the others) has
-	 * never used the FPU: in eager mode every switch to a task with FPU
-	 * state loads that state, and so would overwrite the registers
-	 * this case needs left alone. */
+	/* These two first, while the main thread has never used the FPU:
+	 * its children would inherit its state; and in eager mode every
+	 * switch to a task with FPU state (the waiting main thread) loads
+	 * that state, and so would overwrite the registers the stale-copy
+	 * case needs left alone. */
+	RUN(areas_only_for_fpu_users);
 	RUN(stale_copy_after_migration);
 	RUN(threads_keep_registers);
 	RUN(threads_keep_registers_among_nonfpu_tasks);
