@@ -21,7 +21,11 @@ void switch_to(struct task *prev, struct task *next)
 
 	c->tss.esp0 = next->thread.esp0;
 	load_TLS(&next->thread, c);
-	fpu_switch(prev, next);
+	/* Between two tasks without FPU state (most switches) there is
+	 * nothing to do: prev not live means CR0.TS is already set, which
+	 * is what next needs (arch/i386/fpu.h). */
+	if (prev->thread.fpu.live || next->thread.fpu.used)
+		fpu_switch(prev, next);
 	/* A task without an address space (a kernel thread, the idle task)
 	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
 	 * directory that another CPU might free meanwhile. */
