@@ -22,6 +22,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "arch/i386/fpu.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/process.h"
@@ -133,6 +134,11 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	c->thread = p->thread;
 	if (flags & CLONE_SETTLS)
 		c->thread.tls_array[tls_idx] = tls;
+	/* ... and a copy of the FPU state (abi.md section 10), its own. */
+	if ((err = fpu_copy(c, p)) < 0) {
+		abandon_child(c);
+		return err;
+	}
 
 	/* clone-detached-A1: DETACHED wins over CSIGNAL. */
 	c->exit_signal = (flags & CLONE_DETACHED) ? -1 : (int)(flags & CSIGNAL);

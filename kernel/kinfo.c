@@ -7,6 +7,7 @@
 #include "kernel/mm/oom.h"
 #include "kernel/mm/pmm.h"
 #include "arch/i386/desc.h"
+#include "arch/i386/fpu.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -51,6 +52,7 @@ static int count_tasks(void)
 static void gen_kstat(struct kbuf *b)
 {
 	struct task_cache_stats tc;
+	struct fpu_stats fs;
 	uint32_t flags;
 	int ntasks;
 
@@ -71,6 +73,12 @@ static void gen_kstat(struct kbuf *b)
 				  (unsigned long long)tc.reused);
 	}
 	kb_printf(b, "tasks %d\n", ntasks);
+	fpu_get_stats(&fs);
+	kb_printf(b, "fpu_mode %s\n", fpu_is_lazy() ? "lazy" : "eager");
+	kb_printf(b, "fpu_nm_traps %llu\n", (unsigned long long)fs.nm_traps);
+	kb_printf(b, "fpu_restores %llu\n", (unsigned long long)fs.restores);
+	kb_printf(b, "fpu_saves %llu\n", (unsigned long long)fs.saves);
+	kb_printf(b, "fpu_lazy_hits %llu\n", (unsigned long long)fs.lazy_hits);
 	for (struct objcache *c = kmem_caches(); c; c = c->next)
 		kb_printf(b, "cache %s inuse %u slabs %u\n", c->name, c->nr_inuse, c->nr_slabs);
 }

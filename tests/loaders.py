@@ -1,6 +1,7 @@
 """tests/loaders.py - tests/run.py's boots by real loaders: the GRUB ISO
-in QEMU, the same ISO under Bochs (1 and 2 CPUs), and the shell driven
-under Bochs through COM1 on a terminal, as `make bochs` runs it. A loader
+in QEMU, the same ISO under Bochs (1 and 2 CPUs), a user test program as
+init under Bochs, and the shell driven under Bochs through COM1 on a
+terminal, as `make bochs` runs it. A loader
 that is not installed gives a SKIP line, not a failure (tools/deps.sh
 names the package). GDB's sessions are in tests/gdb_tests.py."""
 import os
@@ -12,8 +13,8 @@ import subprocess
 import tempfile
 import time
 
-from machine import (BANNER, BOCHS_TIMEOUT, BUILD, QEMU_BASE, ROOT, SKIP, STATUS_PASS,
-                     TEST_ISO, Boot, check_in_order, qemu_code, run_qemu)
+from machine import (BANNER, BOCHS_TIMEOUT, BUILD, LINE_RE, QEMU_BASE, ROOT, SKIP,
+                     STATUS_PASS, TEST_ISO, Boot, check_in_order, qemu_code, run_qemu)
 
 ISO = os.path.join(BUILD, "spindle.iso")
 
@@ -60,10 +61,8 @@ def grub_qemu():
     return [(name, bad, b.tail() if bad else None)]
 
 
-def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
-    why = loader_missing(iso, True)
-    if why:
-        return [(name, why, None)]
+def bochs_serial(iso, cpus):
+    """Boots iso under Bochs; (serial output without escapes, timed out)."""
     with tempfile.TemporaryDirectory() as d:
         serial = os.path.join(d, "serial.txt")
         try:
@@ -75,9 +74,45 @@ def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
             timed_out = True
         out = open(serial, errors="replace").read().replace("\r", "") \
             if os.path.exists(serial) else ""
-    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out), timed_out
+
+
+def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
+    why = loader_missing(iso, True)
+    if why:
+        return [(name, why, None)]
+    out, timed_out = bochs_serial(iso, cpus)
     bad = "timeout" if timed_out else check_boot_group(name, out)
     return [(name, bad, Boot(out, 1, timed_out).tail() if bad else None)]
+
+
+def bochs_user(iso, cpus, prog):
+    """A user test program booted as init from iso under Bochs: its
+    PASS/FAIL lines as bochs/PROG.CASE, and bochs/PROG itself fails
+    without `init exited with status 0` or without a PASS line."""
+    name = "bochs/" + prog
+    why = loader_missing(iso, True)
+    if why:
+        return [(name, why, None)]
+    out, timed_out = bochs_serial(iso, cpus)
+    res = []
+    for line in out.splitlines():
+        m = LINE_RE.match(line.strip())
+        if m:
+            res.append(("bochs/" + m.group(2),
+                        None if m.group(1) == "PASS" else (m.group(3) or "failed"), None))
+    bad = None
+    if timed_out:
+        bad = "timeout"
+    elif "PANIC" in out:
+        bad = "kernel panic"
+    elif not re.search(r"^init exited with status 0$", out, re.M):
+        bad = "no 'init exited with status 0' line"
+    elif not any(r is None for _, r, _ in res):
+        bad = "no PASS line"
+    if bad:
+        res.append((name, bad, Boot(out, 1, timed_out).tail(20)))
+    return res
 
 
 # The shell under Bochs, as `make bochs` runs it: COM1 in Bochs's `term`

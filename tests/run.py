@@ -20,8 +20,11 @@ Runs, in order, and prints one line per test, `PASS name` or
                helpers), each booted as init (init=/tests/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`; those in
                USER_TEST_BOOTS once per CPU model and argv listed there
+  smpN/fpu=lazy/t_fpu*
+               the FPU tests again in the other switching mode
   grub/...     the GRUB ISO booted in QEMU
-  bochs/...    the same ISO under Bochs
+  bochs/...    the same ISO under Bochs, and t_fpu_fault as init (Bochs
+               raises SSE exceptions, QEMU's TCG does not)
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
                -icount) completes and repeats exactly (tests/bench_check.py)
@@ -49,13 +52,13 @@ import subprocess
 import sys
 
 from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
-                     STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
+                     STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
 from bench_check import bench_smp_repeats
 from docs_examples import outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
-from loaders import bochs, bochs_shell, grub_qemu
+from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
 
 # ---------------------------------------------------------------- unit
@@ -228,16 +231,26 @@ def fault_line_check(out):
 
 CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
 
+# Programs booted a second time with more kernel words, reported under
+# smpN/WORD/: the FPU tests in the other switching mode (arch/i386/fpu.h).
+USER_TEST_VARIANTS = {"t_fpu": ["fpu=lazy"]}
 
-def user_test(smp, prog, cpu=None, args=()):
+
+def user_test_variants(prog):
+    return [w for p, words in USER_TEST_VARIANTS.items()
+            if prog == p or prog.startswith(p + "_") for w in words]
+
+
+def user_test(smp, prog, cpu=None, args=(), word=None):
     """Boots /tests/PROG as pid 1 (on QEMU CPU model cpu, with args as its
-    argv[1..]). Its PASS/FAIL lines are reported under smpN/; the program
+    argv[1..], with the kernel word word). Its PASS/FAIL lines are
+    reported under smpN/ (smpN/WORD/ with a kernel word); the program
     itself (smpN/PROG, or smpN/PROG@cpu) fails on a bad boot, without the
     `init exited with status 0` line and QEMU exit code 1, or without a
     single PASS line."""
-    prefix = "smp%d/" % smp
-    append = "init=/tests/" + prog + ("".join(" " + a for a in ("--",) + tuple(args))
-                                    if args else "")
+    prefix = "smp%d/" % smp + (word + "/" if word else "")
+    append = "init=/tests/" + prog + (" " + word if word else "") + \
+        ("".join(" " + a for a in ("--",) + tuple(args)) if args else "")
     # Without the program the kernel starts its monitor: end it at once.
     b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
@@ -335,10 +348,14 @@ def main():
         for t in user_tests:
             for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
                 jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t, cpu, argv)))
+            for word in user_test_variants(t):
+                jobs.append(("smp%d/%s/%s" % (smp, word, t), user_test,
+                             (smp, t, None, (), word)))
     jobs.append(("grub/qemu_iso_boot", grub_qemu, ()))
     jobs.append(("bochs/iso_boot", bochs, ()))
     jobs.append(("bochs/smp2_group", bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
     jobs.append(("bochs/shell_session", bochs_shell, ()))
+    jobs.append(("bochs/t_fpu_fault", bochs_user, (TEST_ISO_FPU, 2, "t_fpu_fault")))
     jobs.append(("gdb/kmain_and_gdt", kmain_and_gdt, ()))
     for smp in (1, 4):
         jobs.append(("gdb/smp%d.break_switch" % smp, break_switch, (smp,)))

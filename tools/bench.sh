@@ -13,7 +13,8 @@
 # the disassembly of load_TLS from the kernel (the function in
 # arch/i386/process.c, or the inline of arch/i386/process.h as it landed
 # in switch_to) with its instruction count and whether it has a branch,
-# prints it all and writes it to B/bench.txt.
+# prints it all and writes it to B/bench.txt. Then /bin/bench_pt (the
+# same through pthreads) and /bin/bench_fpu in both FPU switching modes.
 #
 # Missed targets are reported, never an error. The exit status is non-zero
 # only when the benchmark could not run: QEMU failed, the kernel panicked,
@@ -174,6 +175,27 @@ if grep -q '^FAILED\|FAILED:' "$TMP/pt1.txt"; then
     problem=${problem:-"/bin/bench_pt: a benchmark FAILED at -smp 1"}
 fi
 
+# ---- /bin/bench_fpu (user/bin/bench_fpu.c): a switch with and without
+# FPU state, once in each switching mode (arch/i386/fpu.h: fpu=eager, the
+# default, and fpu=lazy), -smp 1 under icount.
+for mode in eager lazy; do
+    echo "  BENCH   $QEMU -smp 1 $ICOUNT init=/bin/bench_fpu fpu=$mode (up to ${TIMEOUT}s)"
+    fpu_rc=0
+    (cd "$TMP" && timeout "$TIMEOUT" "$QEMU" -m "$MEM" -smp 1 -display none -no-reboot \
+        -device isa-debug-exit,iobase=0xf4,iosize=0x04 $ICOUNT \
+        -kernel kernel.elf -initrd initrd.cpio -append "init=/bin/bench_fpu fpu=$mode" \
+        -serial "file:$TMP/fpu_console.txt" </dev/null >"$TMP/fpu_qemu.txt" 2>&1) || fpu_rc=$?
+    tr -d '\r' < "$TMP/fpu_console.txt" > "$TMP/fpu.txt" 2>/dev/null || : >"$TMP/fpu.txt"
+    cat "$TMP/fpu.txt" >> "$RAW"
+    echo >> "$OUT"
+    if grep -q '^==== end of bench_fpu table ====$' "$TMP/fpu.txt" && [ "$fpu_rc" -eq 1 ]; then
+        sed -n '/^==== bench_fpu table ====$/,/^==== end of bench_fpu table ====$/p' \
+            "$TMP/fpu.txt" | sed '1d;$d' | sed 's/ *$//' >> "$OUT"
+    else
+        echo "/bin/bench_fpu fpu=$mode: INCOMPLETE (QEMU status $fpu_rc)" >> "$OUT"
+        problem=${problem:-"/bin/bench_fpu fpu=$mode did not complete"}
+    fi
+done
 # ---- the SMP scaling table: /bin/bench_smp at 1, 2, 4 and 8 CPUs under
 # icount (tools/bench_smp.sh; `make bench SMP=N` shows one whole table).
 echo >> "$OUT"

@@ -1,6 +1,7 @@
 /* arch/i386/process.c - the i386 half of a task (process.h). */
 #include "arch/i386/process.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/fpu.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/x86.h"
@@ -24,6 +25,11 @@ void switch_to(struct task *prev, struct task *next)
 	if (!desc_empty(&next->thread.tls_array[0]))
 		bochs_magic_break();
 	load_TLS(&next->thread, c);
+	/* Between two tasks without FPU state (most switches) there is
+	 * nothing to do: prev not live means CR0.TS is already set, which
+	 * is what next needs (arch/i386/fpu.h). */
+	if (prev->thread.fpu.live || next->thread.fpu.used)
+		fpu_switch(prev, next);
 	/* A task without an address space (a kernel thread, the idle task)
 	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
 	 * directory that another CPU might free meanwhile. */

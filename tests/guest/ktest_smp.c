@@ -160,6 +160,28 @@ KTEST(smp, aps_run_like_the_boot_cpu)
 	}
 }
 
+/* abi.md section 10: every CPU, the boot CPU and each AP, lets ring 3
+ * use the x87 and SSE (arch/i386/fpu.c fpu_init_cpu): CR0.MP and NE set,
+ * EM clear, TS set (no task's state is loaded while the kernel runs a
+ * test), CR4.OSFXSR and OSXMMEXCPT set when CPUID reports FXSR and SSE. */
+static void check_fpu_bits(uint32_t cr0, uint32_t cr4, uint32_t edx)
+{
+	KCHECK_EQ(cr0 & (CR0_MP | CR0_NE | CR0_EM | CR0_TS), CR0_MP | CR0_NE | CR0_TS);
+	KCHECK_EQ(!!(cr4 & CR4_OSFXSR), !!(edx & (1u << 24)));
+	KCHECK_EQ(!!(cr4 & CR4_OSXMMEXCPT), !!(edx & (1u << 25)));
+}
+
+KTEST(smp, fpu_enabled_on_every_cpu)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	KCHECK(d & 1);                          /* QEMU's CPUs have an FPU */
+	check_fpu_bits(read_cr0(), read_cr4(), d);
+	for (int i = 1; i < ncpus; i++)
+		check_fpu_bits(smp_ap_report(i)->cr0, smp_ap_report(i)->cr4, d);
+}
+
 /* The APIC registers: one uncached 4 MiB page at their own address. */
 KTEST(smp, apic_registers_mapped_uncached)
 {
