@@ -3,8 +3,8 @@
 
 Each command is a gdb.Command named "spindle NAME" whose docstring is its
 help text, in a module of this directory that has a register() function;
-MODULES lists the modules. A new command (spindle fpu TID, say) goes in a
-module of its own, cmd_fpu.py, added to MODULES."""
+MODULES lists the modules; a new command goes in a module of its own,
+added to MODULES."""
 import os
 import sys
 
@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-MODULES = ["cmd_segments", "cmd_sched", "cmd_switch"]
+MODULES = ["cmd_segments", "cmd_sched", "cmd_switch", "cmd_fpu"]
 
 
 class Spindle(gdb.Command):
@@ -31,6 +31,7 @@ class Spindle(gdb.Command):
   spindle runq [CPU]         the run queues
   spindle futex              futex wait queues and waiters
   spindle cache              the per-CPU task cache and its counters
+  spindle fpu TID            a task's x87/SSE state, decoded
   spindle break-switch [--tls-differs]
                              stop in switch_to around load_TLS
 
