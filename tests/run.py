@@ -19,8 +19,9 @@ Runs, in order, and prints one line per test, `PASS name` or
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/bin/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`
-  smpN/fpu=lazy/t_fpu*
-               the FPU tests again in the other switching mode
+  smpN/fpu=lazy/t_fpu*, smpN/nofxsr/t_fpu*
+               the FPU tests again in the other switching mode, and on a
+               CPU without FXSR and SSE (USER_TEST_VARIANTS)
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs, and t_fpu_fault as init (Bochs
                raises SSE exceptions, QEMU's TCG does not)
@@ -178,24 +179,32 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
 
-# Programs booted a second time with more kernel words, reported under
-# smpN/WORD/: the FPU tests in the other switching mode (arch/i386/fpu.h).
-USER_TEST_VARIANTS = {"t_fpu": ["fpu=lazy"]}
+# Programs booted again another way, reported under smpN/LABEL/: (label,
+# programs, kernel words, QEMU arguments). The FPU tests in the other
+# switching mode (arch/i386/fpu.h), and on a CPU without FXSR and SSE,
+# where the kernel keeps fnsave images (t_fpu_signal's frame checks want
+# the fxsave part, so it is not among them).
+USER_TEST_VARIANTS = [
+    ("fpu=lazy", ("t_fpu", "t_fpu_signal", "t_fpu_fault"), "fpu=lazy", []),
+    ("nofxsr", ("t_fpu", "t_fpu_fault"), "", ["-cpu", "qemu32,-fxsr,-sse,-sse2"]),
+]
 
 
 def user_test_variants(prog):
-    return [w for p, words in USER_TEST_VARIANTS.items()
-            if prog == p or prog.startswith(p + "_") for w in words]
+    return [(label, word, qargs) for label, progs, word, qargs in USER_TEST_VARIANTS
+            if prog in progs]
 
 
-def user_test(smp, prog, word=None):
+def user_test(smp, prog, variant=None):
     """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
-    smpN/ (smpN/WORD/ with an extra kernel word); the program itself
-    (smpN/PROG) fails on a bad boot, without the `init exited with status
-    0` line and QEMU exit code 1, or without a single PASS line."""
-    prefix = "smp%d/" % smp + (word + "/" if word else "")
+    smpN/ (smpN/LABEL/ for a variant); the program itself (smpN/PROG)
+    fails on a bad boot, without the `init exited with status 0` line and
+    QEMU exit code 1, or without a single PASS line."""
+    label, word, qargs = variant or ("", "", [])
+    prefix = "smp%d/" % smp + (label + "/" if label else "")
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog + (" " + word if word else "")),
+    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog + (" " + word if word else ""))
+                 + qargs,
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
@@ -260,10 +269,10 @@ def main():
             name = "smp%d/%s" % (smp, t)
             if wanted(name) or any(w.split(".")[0] in name for w in want):
                 jobs.append((user_test, (smp, t)))
-            for word in user_test_variants(t):
-                name = "smp%d/%s/%s" % (smp, word, t)
+            for v in user_test_variants(t):
+                name = "smp%d/%s/%s" % (smp, v[0], t)
                 if wanted(name) or any(w.split(".")[0] in name for w in want):
-                    jobs.append((user_test, (smp, t, word)))
+                    jobs.append((user_test, (smp, t, v)))
     if wanted("grub/"):
         jobs.append((grub_qemu, ()))
     if wanted("bochs/"):
