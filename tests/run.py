@@ -180,19 +180,21 @@ USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
 
 # Programs booted again another way, reported under smpN/LABEL/: (label,
-# programs, kernel words, QEMU arguments). The FPU tests in the other
-# switching mode (arch/i386/fpu.h), and on a CPU without FXSR and SSE,
+# programs, kernel words, QEMU arguments, CPU counts). The FPU tests in
+# the other switching mode (arch/i386/fpu.h; t_fpu, whose migrations
+# matter most there, at every count), and on a CPU without FXSR and SSE,
 # where the kernel keeps fnsave images (t_fpu_signal's frame checks want
 # the fxsave part, so it is not among them).
 USER_TEST_VARIANTS = [
-    ("fpu=lazy", ("t_fpu", "t_fpu_signal", "t_fpu_fault"), "fpu=lazy", []),
-    ("nofxsr", ("t_fpu", "t_fpu_fault"), "", ["-cpu", "qemu32,-fxsr,-sse,-sse2"]),
+    ("fpu=lazy", ("t_fpu",), "fpu=lazy", [], SMP_COUNTS),
+    ("fpu=lazy", ("t_fpu_signal", "t_fpu_fault"), "fpu=lazy", [], (1, 4)),
+    ("nofxsr", ("t_fpu", "t_fpu_fault"), "", ["-cpu", "qemu32,-fxsr,-sse,-sse2"], (1, 4)),
 ]
 
 
-def user_test_variants(prog):
-    return [(label, word, qargs) for label, progs, word, qargs in USER_TEST_VARIANTS
-            if prog in progs]
+def user_test_variants(prog, smp):
+    return [(label, word, qargs) for label, progs, word, qargs, smps in USER_TEST_VARIANTS
+            if prog in progs and smp in smps]
 
 
 def user_test(smp, prog, variant=None):
@@ -269,7 +271,7 @@ def main():
             name = "smp%d/%s" % (smp, t)
             if wanted(name) or any(w.split(".")[0] in name for w in want):
                 jobs.append((user_test, (smp, t)))
-            for v in user_test_variants(t):
+            for v in user_test_variants(t, smp):
                 name = "smp%d/%s/%s" % (smp, v[0], t)
                 if wanted(name) or any(w.split(".")[0] in name for w in want):
                     jobs.append((user_test, (smp, t, v)))
