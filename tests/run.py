@@ -20,8 +20,9 @@ Runs, in order, and prints one line per test, `PASS name` or
                helpers), each booted as init (init=/tests/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`; those in
                USER_TEST_BOOTS once per CPU model and argv listed there
-  smpN/fpu=lazy/t_fpu*
-               the FPU tests again in the other switching mode
+  smpN/fpu=lazy/t_fpu*, smpN/nofxsr/t_fpu*
+               the FPU tests again in the other switching mode, and on a
+               CPU without FXSR and SSE (USER_TEST_VARIANTS)
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs, and t_fpu_fault as init (Bochs
                raises SSE exceptions, QEMU's TCG does not)
@@ -231,24 +232,35 @@ def fault_line_check(out):
 
 CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
 
-# Programs booted a second time with more kernel words, reported under
-# smpN/WORD/: the FPU tests in the other switching mode (arch/i386/fpu.h).
-USER_TEST_VARIANTS = {"t_fpu": ["fpu=lazy"]}
+# Programs booted again another way, reported under smpN/LABEL/: (label,
+# programs, kernel words, QEMU arguments, CPU counts). The FPU tests in
+# the other switching mode (arch/i386/fpu.h; t_fpu, whose migrations
+# matter most there, at every count), and on a CPU without FXSR and SSE,
+# where the kernel keeps fnsave images (t_fpu_signal's frame checks want
+# the fxsave part, so it is not among them).
+USER_TEST_VARIANTS = [
+    ("fpu=lazy", ("t_fpu", "t_fpu_pinned"), "fpu=lazy", None, SMP_COUNTS),
+    ("fpu=lazy", ("t_fpu_signal", "t_fpu_fault"), "fpu=lazy", None, (1, 4)),
+    ("nofxsr", ("t_fpu", "t_fpu_fault"), "", "qemu32,-fxsr,-sse,-sse2", (1, 4)),
+]
 
 
-def user_test_variants(prog):
-    return [w for p, words in USER_TEST_VARIANTS.items()
-            if prog == p or prog.startswith(p + "_") for w in words]
+def user_test_variants(prog, smp):
+    """(label, kernel word, QEMU CPU model) of each variant of prog."""
+    return [(label, word, cpu) for label, progs, word, cpu, smps in USER_TEST_VARIANTS
+            if prog in progs and smp in smps]
 
 
-def user_test(smp, prog, cpu=None, args=(), word=None):
+def user_test(smp, prog, cpu=None, args=(), variant=None):
     """Boots /tests/PROG as pid 1 (on QEMU CPU model cpu, with args as its
-    argv[1..], with the kernel word word). Its PASS/FAIL lines are
-    reported under smpN/ (smpN/WORD/ with a kernel word); the program
-    itself (smpN/PROG, or smpN/PROG@cpu) fails on a bad boot, without the
-    `init exited with status 0` line and QEMU exit code 1, or without a
-    single PASS line."""
-    prefix = "smp%d/" % smp + (word + "/" if word else "")
+    argv[1..]; or as a variant of USER_TEST_VARIANTS: a kernel word and a
+    CPU model). Its PASS/FAIL lines are reported under smpN/ (smpN/LABEL/
+    for a variant); the program itself (smpN/PROG, or smpN/PROG@cpu) fails
+    on a bad boot, without the `init exited with status 0` line and QEMU
+    exit code 1, or without a single PASS line."""
+    label, word, vcpu = variant or ("", "", None)
+    cpu = cpu or vcpu
+    prefix = "smp%d/" % smp + (label + "/" if label else "")
     append = "init=/tests/" + prog + (" " + word if word else "") + \
         ("".join(" " + a for a in ("--",) + tuple(args)) if args else "")
     # Without the program the kernel starts its monitor: end it at once.
@@ -348,9 +360,9 @@ def main():
         for t in user_tests:
             for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
                 jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t, cpu, argv)))
-            for word in user_test_variants(t):
-                jobs.append(("smp%d/%s/%s" % (smp, word, t), user_test,
-                             (smp, t, None, (), word)))
+            for v in user_test_variants(t, smp):
+                jobs.append(("smp%d/%s/%s" % (smp, v[0], t), user_test,
+                             (smp, t, None, (), v)))
     jobs.append(("grub/qemu_iso_boot", grub_qemu, ()))
     jobs.append(("bochs/iso_boot", bochs, ()))
     jobs.append(("bochs/smp2_group", bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))

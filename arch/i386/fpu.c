@@ -51,6 +51,9 @@ static struct {
 	uint64_t nm_traps, restores, saves, lazy_hits;
 } stats[NR_CPUS];
 
+/* The "interrupts off" of the rules above, where it is relied on. */
+#define ASSERT_IRQS_OFF() ASSERT(!(read_eflags() & EFLAGS_IF))
+
 static uint32_t cpuid_1_edx(void)
 {
 	uint32_t a = 1, b, c = 0, d;
@@ -91,6 +94,7 @@ static void hw_save(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
+	ASSERT_IRQS_OFF();
 	ASSERT(!fpu_ts[cpu] && f->live);
 	if (fpu_fxsr) {
 		__asm__ volatile("fxsave %0" : "=m"(f->area->fx));
@@ -110,6 +114,7 @@ static void hw_restore(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
+	ASSERT_IRQS_OFF();
 	ASSERT(!fpu_ts[cpu]);
 	if (fpu_fxsr)
 		__asm__ volatile("fxrstor %0" : : "m"(f->area->fx));
@@ -150,6 +155,7 @@ void fpu_drop_live_current(void)
 	struct task *t = current;
 	int cpu = cpu_id();
 
+	ASSERT_IRQS_OFF();
 	if (t->thread.fpu.live) {
 		t->thread.fpu.live = false;
 		ts_set(cpu);
@@ -222,17 +228,6 @@ void fpu_init(bool lazy)
 }
 
 bool fpu_is_lazy(void) { return fpu_lazy; }
-bool fpu_has_fxsr(void) { return fpu_fxsr; }
-
-size_t fpu_area_size(void)
-{
-	return fpu_fxsr ? FXSAVE_SIZE : FNSAVE_SIZE;
-}
-
-const union fpu_area *fpu_init_image(void)
-{
-	return &init_area;
-}
 
 bool fpu_ensure_area(void)
 {
@@ -250,7 +245,7 @@ void fpu_switch(struct task *prev, struct task *next)
 	int cpu = cpu_id();
 	struct fpu *n = &next->thread.fpu;
 
-	ASSERT(!(read_eflags() & EFLAGS_IF));
+	ASSERT_IRQS_OFF();
 	ASSERT(fpu_ts[cpu] == !prev->thread.fpu.live);
 	/* Linux 2.5's unlazy_fpu: save only what prev used in this slice. */
 	if (prev->thread.fpu.live) {

@@ -77,7 +77,6 @@ void fpu_init(bool lazy);
  * boot and AP, before it runs a user task); leaves CR0.TS set. */
 void fpu_init_cpu(void);
 bool fpu_is_lazy(void);
-bool fpu_has_fxsr(void);
 
 /* switch_to's part: saves prev's registers if it used them, and in eager
  * mode gives next its own. Interrupts off. */

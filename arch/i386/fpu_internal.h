@@ -39,8 +39,6 @@ static inline void fx_put32(uint8_t *p, unsigned off, uint32_t v)
  * valid copy: the area is about to be changed, or was. */
 void fpu_sync_current(void);
 void fpu_drop_live_current(void);
-size_t fpu_area_size(void);             /* 512 or 108 */
-const union fpu_area *fpu_init_image(void);
 /* Gives current an area if it has none; false when out of memory. */
 bool fpu_ensure_area(void);
 

@@ -3,8 +3,8 @@
  * computing): printf's %f %e %g with flags, widths and precisions,
  * strtod/atof, and math.h's functions. The host unit tests
  * (test_libc_fmt_float, test_libc_strtod) compare the same code with
- * glibc on thousands of values; this checks the guest build. Booted as
- * init. */
+ * glibc on thousands of values; this checks the guest build, and runs
+ * /bin/pi-demo. Booted as init. */
 #define T_PROG "t_libc_float"
 #include "t.h"
 #include "math.h"
@@ -101,11 +101,31 @@ TEST(math_functions)
 	EXPECT_EQ(fp_get16(&f, FP_FCW), 0x037f);
 }
 
+/* /bin/pi-demo: 8 threads each summing doubles in the x87 while they
+ * are switched and moved, pthreads and printf's %f; it exits 0 when its
+ * pi is right to 1e-9. */
+TEST(pi_demo_in_eight_threads)
+{
+	char *argv[] = { "pi-demo", "8", "400000", NULL };
+	char *envp[] = { NULL };
+	long pid = raw_fork();
+	int st;
+
+	if (pid == 0) {
+		raw_execve("/bin/pi-demo", argv, envp);
+		raw_exit_group(127);
+	}
+	EXPECT(pid > 0, "fork: %ld", pid);
+	EXPECT_EQ(raw_wait4(pid, &st, 0, NULL), pid);
+	EXPECT_STATUS(st, EXITED(0));
+}
+
 int main(void)
 {
 	RUN(printf_conversions);
 	RUN(printf_leaves_the_fpu_alone);
 	RUN(strtod_and_atof);
 	RUN(math_functions);
+	RUN(pi_demo_in_eight_threads);
 	return t_exit_code();
 }
