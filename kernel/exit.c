@@ -53,6 +53,7 @@ static void task_cache_put_current(void)
 	uint32_t flags;
 
 	ASSERT(current_thread_info()->preempt_count > 0);
+	task_poison_parked(current);
 	task_cache[cpu] = current;
 	flags = spin_lock_irqsave(&cache_stats_lock);
 	cache_stats.parked++;
