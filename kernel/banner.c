@@ -26,6 +26,7 @@ static const char *const gdt_names[GDT_ENTRIES] = {
 	[GDT_ENTRY_KERNEL_DS] = "kernel data __KERNEL_DS",
 	[GDT_ENTRY_TSS] = "TSS",
 	[GDT_ENTRY_LDT] = "LDT",
+	[GDT_ENTRY_DOUBLEFAULT_TSS] = "TSS         (double fault)",
 };
 
 void gdt_print(int cpu)

@@ -73,6 +73,7 @@ static void task_cache_put_current(void)
 
 	ASSERT(current_thread_info()->preempt_count > 0);
 	ASSERT(!(read_eflags() & EFLAGS_IF));   /* cache_stats[cpu] is ours */
+	task_poison_parked(current);
 	task_cache[cpu] = current;
 	cache_stats[cpu].parked++;
 	if (old)

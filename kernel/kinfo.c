@@ -8,6 +8,7 @@
 #include "kernel/mm/pmm.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/fpu.h"
+#include "arch/i386/kstack.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -81,6 +82,9 @@ static void gen_kstat(struct kbuf *b)
 	kb_printf(b, "fpu_lazy_hits %llu\n", (unsigned long long)fs.lazy_hits);
 	for (struct objcache *c = kmem_caches(); c; c = c->next)
 		kb_printf(b, "cache %s inuse %u slabs %u\n", c->name, c->nr_inuse, c->nr_slabs);
+	/* Kernel stacks are not an object cache (arch/i386/kstack.h), but
+	 * read as one: a stack and its two frames, one "slab" each. */
+	kb_printf(b, "cache kstack inuse %u slabs %u\n", kstack_inuse(), kstack_inuse());
 }
 
 static const char *state_name(enum task_state s)

@@ -24,6 +24,7 @@
 #include "kernel/initrd.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/fpu.h"
+#include "arch/i386/kstack.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/pic.h"
 #include "arch/i386/smp.h"
@@ -62,6 +63,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	bootinfo_init(magic, mbi_phys);
 	pmm_init();
 	paging_init(pmm_ram_top());
+	kstack_area_init(pmm_ram_top());        /* before any page directory copies */
 	umip_init();            /* before the APs copy CR4 */
 	kmem_init();
 	fpu_init(bootinfo.cmdline.fpu_lazy);

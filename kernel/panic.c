@@ -119,6 +119,21 @@ void panic(const char *fmt, ...)
 	power_off(STATUS_PANIC);
 }
 
+void panic_at(uint32_t eip, uint32_t ebp, const char *fmt, ...)
+{
+	va_list ap;
+
+	panic_enter();
+	kprintf("\nPANIC: ");
+	va_start(ap, fmt);
+	vkprintf(fmt, ap);
+	va_end(ap);
+	kprintf("\n");
+	backtrace_from(eip, ebp);
+	smp_report_stopped();
+	power_off(STATUS_PANIC);
+}
+
 static void print_registers(const struct trapframe *tf)
 {
 	kprintf("  eax=%08x ebx=%08x ecx=%08x edx=%08x\n",

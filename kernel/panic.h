@@ -13,6 +13,10 @@ struct trapframe;
 void panic(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void panic_trap(struct trapframe *tf) __attribute__((noreturn));
+/* panic() for a context that is not the caller's: the backtrace starts
+ * at eip and follows ebp (the double-fault handler: doublefault.c). */
+void panic_at(uint32_t eip, uint32_t ebp, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 3, 4)));
 
 /* Prints "  #n 0x<eip> <function>+0x<off>" lines, starting at eip and
  * following the saved-%ebp chain from ebp (the kernel is built with

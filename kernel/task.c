@@ -1,8 +1,10 @@
 /* kernel/task.c - task structs, kernel stacks and thread ids.
  *
- * Tasks and kernel stacks come from object caches: task_cache and
- * kstack_cache (a kernel stack is one 8 KiB object, 8 KiB aligned, so the
- * thread_info at its bottom is found by masking %esp). Thread ids are
+ * Tasks come from an object cache (task_cache), kernel stacks from the
+ * guarded stack area (arch/i386/kstack.h: 8 KiB, 8 KiB aligned, so the
+ * thread_info at the bottom is found by masking %esp, with an unmapped
+ * page under each). A freed task struct is poisoned (POISON_FREE) and its
+ * stack unmapped, so that a use after the free shows. Thread ids are
  * handed out upward from the last one and wrap at PID_MAX, as Linux does,
  * so a just-freed id is not reused at once; pid_table maps an id to its
  * task in one step. */
@@ -12,13 +14,13 @@
 #include "kernel/panic.h"
 #include "kernel/mm/kmem.h"
 #include "arch/i386/fpu.h"
+#include "arch/i386/kstack.h"
 #include "arch/i386/process.h"
 #include "lib/string.h"
 
 #define PID_MAX 32768
 
 struct objcache task_cache;
-struct objcache kstack_cache;
 
 struct spinlock tasklist_lock = SPINLOCK_INIT("tasklist");
 struct list all_tasks = LIST_INIT(all_tasks);
@@ -45,7 +47,6 @@ void task_init(void)
 	struct task *t = &boot_task;
 
 	objcache_init(&task_cache, "task", sizeof(struct task), 64);
-	objcache_init(&kstack_cache, "kstack", KSTACK_SIZE, KSTACK_SIZE);
 
 	/* kmain's own context becomes a task: cpu0's idle task (tid 0). */
 	t->ti = current_thread_info();
@@ -70,7 +71,7 @@ struct task *task_alloc(void)
 		t = objcache_alloc(&task_cache);
 		if (!t)
 			return NULL;
-		ti = objcache_alloc(&kstack_cache);
+		ti = kstack_alloc();
 		if (!ti) {
 			objcache_free(&task_cache, t);
 			return NULL;
@@ -92,8 +93,18 @@ void task_free(struct task *t)
 	if (t->ti->magic != THREAD_INFO_MAGIC)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
 	fpu_release(t);                 /* a child abandoned by clone */
-	objcache_free(&kstack_cache, t->ti);
-	objcache_free(&task_cache, t);
+	kstack_free(t->ti);
+	objcache_free(&task_cache, t);          /* poisons it */
+}
+
+void task_poison_parked(struct task *t)
+{
+	/* Everything after mm: until the task has switched away for good
+	 * the scheduler still reads the fields above (state, on_cpu, ctx,
+	 * ti, the run and timer links), and switch_to reads mm (NULL by
+	 * now: exit_mm). */
+	ASSERT(t->mm == NULL);
+	memset(&t->files, POISON_FREE, sizeof(*t) - __builtin_offsetof(struct task, files));
 }
 
 /* Allocates a free id and enters t under it; tasklist_lock held. */

@@ -7,9 +7,9 @@
  * CLONE_VM), the fd table (CLONE_FILES) and the signal handlers
  * (CLONE_SIGHAND). Kernel threads have no mm.
  *
- * A task and its kernel stack come from object caches (task_cache,
- * kstack_cache); the stack's bottom holds the thread_info that points back
- * here (arch/i386/thread_info.h). */
+ * A task comes from an object cache (task_cache), its kernel stack from
+ * the guarded stack area (arch/i386/kstack.h); the stack's bottom holds
+ * the thread_info that points back here (arch/i386/thread_info.h). */
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 
@@ -102,7 +102,14 @@ static inline struct task *current_task(void)
 /* kernel/task.c */
 void task_init(void);                       /* the caches, the boot task */
 struct task *task_alloc(void);              /* zeroed, with a kernel stack */
+/* The task cache poisons the struct (POISON_FREE, kmem.h); the stack is
+ * unmapped (arch/i386/kstack.h): a use of either after the free faults
+ * or reads 0x6b6b6b6b. */
 void task_free(struct task *t);
+/* A self-reaping task parking itself in the per-CPU task cache
+ * (kernel/exit.c) is not freed yet, but what it will never use again -
+ * every field after mm - is poisoned (POISON_FREE) the moment it parks. */
+void task_poison_parked(struct task *t);
 struct task *task_find(int tid);            /* under tasklist_lock */
 /* Gives t a thread id and puts it on all_tasks; the id or -EAGAIN. */
 int task_hash(struct task *t);

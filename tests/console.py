@@ -169,3 +169,34 @@ def shell_eof(smp):
     if not bad and b.code != qemu_code(0):
         bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
     return [(name, bad, b.tail(20) if bad else None)]
+
+
+# The shell survives the out-of-memory policy (kernel/mm/oom.h): memhog
+# touches more than the machine has and is the one killed; init and the
+# shell live, and /proc/kstat can be read right after.
+OOM_SCRIPT = [
+    ("$ ", "memhog\n"),
+    ("$ ", "echo hog=$?\n"),
+    ("$ ", "ps\n"),
+    ("$ ", "cat /proc/kstat\n"),
+    ("$ ", "exit 4\n"),
+]
+OOM_EXPECT = [
+    ("the policy's line", r"^\.*Out of memory: Killed process \d+ \(memhog\) anon-rss:\d+kB$"),
+    ("memhog's $? is 128 + SIGKILL", r"^hog=137$"),
+    ("ps shows init", PS_ROW.format(pid=1, tgid=1, ppid=0, comm="init")),
+    ("ps shows sh", PS_ROW.format(pid=r"\d+", tgid=r"\d+", ppid=1, comm="sh")),
+    ("/proc/kstat is readable", r"^frames_free \d+$"),
+    ("exit 4 ends init", r"^init exited with status 4$"),
+]
+
+
+def shell_oom(smp):
+    name = "smp%d/shell.oom" % smp
+    b = run_qemu(qemu_kernel_cmd(smp, ""), stdin_script=OOM_SCRIPT)
+    bad = b.problem() or check_in_order(b.out, OOM_EXPECT)
+    if not bad and len(re.findall(r"Out of memory: Killed", b.out)) != 1:
+        bad = "not exactly one out-of-memory kill"
+    if not bad and b.code != qemu_code(4):
+        bad = "QEMU exit %d, want %d (exit 4)" % (b.code, qemu_code(4))
+    return [(name, bad, b.tail(40) if bad else None)]

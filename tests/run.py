@@ -13,9 +13,10 @@ Runs, in order, and prints one line per test, `PASS name` or
                the kernel monitor driven through the serial console
   smpN/console.tty_typeahead, smpN/console.tty_typeahead_at_boot
                6 KB typed ahead of the shell in one write: none of it lost
-  smpN/shell.session, smpN/shell.eof
+  smpN/shell.session, smpN/shell.eof, smpN/shell.oom
                /bin/sh (run by /bin/init) driven through the console: a
-               script of commands and their output; Ctrl-D ends it
+               script of commands and their output; Ctrl-D ends it;
+               memhog killed by the out-of-memory policy, the shell alive
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/tests/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`; those in
@@ -55,7 +56,7 @@ import sys
 from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
-from console import monitor_session, shell_eof, shell_session, tty_typeahead
+from console import monitor_session, shell_eof, shell_oom, shell_session, tty_typeahead
 from bench_check import bench_smp_repeats
 from docs_examples import outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
@@ -115,7 +116,14 @@ CRASH_EXPECT = {
     "crash_panic": r"^PANIC: deliberate panic 42 from the crash_panic test$",
     "crash_sleep_spinlock":
         r"^PANIC: schedule: sleeping with spinlock 'crash test' held \(1 held\)",
+    "crash_kstack_use_after_free": r"^PANIC: page fault at eip=0x[0-9a-f]{8} "
+                                   r"cr2=0x[0-9a-f]{8} err=0$",
+    "crash_stack_overflow": r"^PANIC: kernel stack overflow: esp=0x[0-9a-f]{8} "
+                            r"cr2=0x[0-9a-f]{8}, in the guard page under the stack",
 }
+# Crashes that happen on a kernel thread's stack: their backtrace ends at
+# the thread's function, not at kmain.
+CRASH_IN_KTHREAD = {"crash_stack_overflow"}
 
 
 def check_crash(group, b):
@@ -135,7 +143,7 @@ def check_crash(group, b):
     names = [f for _, f in frames]
     if not any(f.startswith("ktest_%s_" % group) for f in names):
         return "backtrace does not name the test function ktest_%s_*" % group
-    if "kmain" not in names:
+    if "kmain" not in names and group not in CRASH_IN_KTHREAD:
         return "backtrace does not reach kmain"
     if b.code != qemu_code(STATUS_PANIC):
         return "QEMU exit %d, want %d (status 0x7f)" % (b.code, qemu_code(STATUS_PANIC))
@@ -357,6 +365,7 @@ def main():
         jobs.append(("smp%d/console.tty_typeahead_at_boot" % smp, tty_typeahead, (smp, True)))
         jobs.append(("smp%d/shell.session" % smp, shell_session, (smp,)))
         jobs.append(("smp%d/shell.eof" % smp, shell_eof, (smp,)))
+        jobs.append(("smp%d/shell.oom" % smp, shell_oom, (smp,)))
         for t in user_tests:
             for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
                 jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t, cpu, argv)))

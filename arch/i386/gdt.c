@@ -6,6 +6,7 @@
  * (copying GDT_ENTRY_TLS_MAX*8 bytes into a 24-byte array) is why the TLS
  * slots here are simply left empty instead of being copied anywhere. */
 #include "arch/i386/cpu.h"
+#include "arch/i386/doublefault.h"
 #include "arch/i386/x86.h"
 #include "lib/string.h"
 
@@ -36,6 +37,7 @@ void gdt_init_cpu(struct cpu *c)
 	c->tss.iomap_base = sizeof(c->tss);    /* no I/O bitmap: ring 3 gets #GP */
 	g[GDT_ENTRY_TSS] = desc_system((uint32_t)&c->tss, sizeof(c->tss) - 1,
 				       DESC_TYPE_TSS32);
+	doublefault_init_cpu(c);                /* entry 23: idt.c's vector 8 */
 
 	/* Erratum 4: the limit is the size minus one (lgdt does the -1). */
 	lgdt(g, GDT_SIZE);

@@ -1,7 +1,7 @@
 /* arch/i386/idt.c - the interrupt descriptor table.
  *
- * One table for all CPUs (only the GDT is per CPU). Every vector gets an
- * interrupt gate (interrupts off on entry, SDM Vol. 3A 6.12.1.3) to its
+ * One table for all CPUs (only the GDT is per CPU). Every vector but the
+ * double fault's (a task gate: doublefault.h) gets an interrupt gate (interrupts off on entry, SDM Vol. 3A 6.12.1.3) to its
  * stub in vectors.S; only int $0x80 (and int3) may be raised from ring 3,
  * so only those gates have DPL 3 (SDM 6.12.1.1). */
 #include "arch/i386/traps.h"
@@ -19,6 +19,7 @@ struct gate {
 _Static_assert(sizeof(struct gate) == 8, "SDM 6.11: a gate is 8 bytes");
 
 #define GATE_INTR32 0xE
+#define GATE_TASK   0x5
 #define GATE_P      0x80
 
 static struct gate idt[IDT_ENTRIES];
@@ -40,6 +41,12 @@ void idt_init(void)
 		set_gate(v, vector_table[v], 0);
 	set_gate(T_BRKPT, vector_table[T_BRKPT], 3);
 	set_gate(T_SYSCALL, (uint32_t)syscall_entry, 3);  /* its own entry */
+	/* A double fault switches task: a kernel stack that overflowed
+	 * into its guard page cannot take the fault's frame
+	 * (doublefault.h). A task gate's offset is unused (SDM 6.11). */
+	idt[T_DBLFLT].off_lo = idt[T_DBLFLT].off_hi = 0;
+	idt[T_DBLFLT].sel = GDT_ENTRY_DOUBLEFAULT_TSS * 8;
+	idt[T_DBLFLT].type_attr = GATE_P | GATE_TASK;
 }
 
 void idt_load(void)

@@ -23,7 +23,9 @@
  *  13 - kernel data        0x68
  *  14 - TSS                0x70
  *  15 - LDT                0x78
- *  16..23 - reserved (PnP BIOS and APM in Linux; unused here)
+ *  16..22 - reserved (PnP BIOS and APM in Linux; unused here)
+ *  23 - double-fault TSS  0xb8   (this CPU's; Linux 2.6 put it in 31 of
+ *                                  32 entries; here the last of the 24)
  *
  * The selectors are derived from the entry numbers exactly as the seed does
  * (index * 8 + RPL), and checked against abi.md at compile time below.
@@ -48,6 +50,9 @@
 #define __KERNEL_DS             (GDT_ENTRY_KERNEL_DS * 8)
 #define GDT_ENTRY_TSS           (GDT_ENTRY_KERNEL_BASE + 2)
 #define GDT_ENTRY_LDT           (GDT_ENTRY_KERNEL_BASE + 3)
+/* The task a double fault switches to (arch/i386/doublefault.c): the one
+ * way to run with a good stack when the kernel stack is gone. */
+#define GDT_ENTRY_DOUBLEFAULT_TSS 23
 
 #define GDT_ENTRIES             24
 #define GDT_SIZE                (GDT_ENTRIES * 8)

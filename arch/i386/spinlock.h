@@ -37,6 +37,12 @@ extern struct spin_held spin_held[];
 void spinlock_held_panic(struct spinlock *l, const char *what)
 	__attribute__((noreturn));
 
+/* May this CPU sleep, as far as spinlocks go? */
+static inline bool spin_none_held(void)
+{
+	return spin_held[current_thread_info()->cpu].count == 0;
+}
+
 static inline void spin_lock(struct spinlock *l)
 {
 	int cpu = current_thread_info()->cpu;

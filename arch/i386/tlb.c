@@ -21,14 +21,15 @@
 
 static struct spinlock call_lock = SPINLOCK_INIT("mm cross-call");
 static struct {
+	bool all;                       /* every CPU, whatever its mm */
 	struct mm *mm;
 	void (*fn)(struct mm *, uint32_t, uint32_t);
 	uint32_t start, end;
 	volatile int pending;           /* CPUs that have not answered */
 } call;
 
-void mm_cross_call(struct mm *mm, void (*fn)(struct mm *, uint32_t, uint32_t),
-		   uint32_t start, uint32_t end)
+static void cross_call(bool all, struct mm *mm,
+		       void (*fn)(struct mm *, uint32_t, uint32_t), uint32_t start, uint32_t end)
 {
 	int self, targets[NR_CPUS], n = 0;
 
@@ -42,9 +43,10 @@ void mm_cross_call(struct mm *mm, void (*fn)(struct mm *, uint32_t, uint32_t),
 	self = this_cpu()->id;
 	for (int i = 0; i < NR_CPUS; i++)
 		if (i != self && cpus[i].started &&
-		    __atomic_load_n(&cpus[i].active_mm, __ATOMIC_SEQ_CST) == mm)
+		    (all || __atomic_load_n(&cpus[i].active_mm, __ATOMIC_SEQ_CST) == mm))
 			targets[n++] = i;
 	if (n) {
+		call.all = all;
 		call.mm = mm;
 		call.fn = fn;
 		call.start = start;
@@ -58,11 +60,22 @@ void mm_cross_call(struct mm *mm, void (*fn)(struct mm *, uint32_t, uint32_t),
 	spin_unlock(&call_lock);
 }
 
+void mm_cross_call(struct mm *mm, void (*fn)(struct mm *, uint32_t, uint32_t),
+		   uint32_t start, uint32_t end)
+{
+	cross_call(false, mm, fn, start, end);
+}
+
+void tlb_shootdown_all(void (*fn)(struct mm *, uint32_t, uint32_t))
+{
+	cross_call(true, NULL, fn, 0, 0);
+}
+
 void mm_cross_call_interrupt(void)
 {
 	/* A CPU that switched away meanwhile has nothing to do: its next
 	 * switch to mm loads CR3 (and the LDT) afresh. */
-	if (this_cpu()->active_mm == call.mm)
+	if (call.all || this_cpu()->active_mm == call.mm)
 		call.fn(call.mm, call.start, call.end);
 	__atomic_sub_fetch(&call.pending, 1, __ATOMIC_RELEASE);
 }

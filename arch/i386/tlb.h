@@ -12,6 +12,9 @@ struct mm;
  * no spinlock that an IPI handler might need. */
 void mm_cross_call(struct mm *mm, void (*fn)(struct mm *, uint32_t, uint32_t),
 		   uint32_t start, uint32_t end);
+/* Runs fn on every other started CPU, whatever address space it runs
+ * (kernel mappings: kstack.c), and waits; the same rules. */
+void tlb_shootdown_all(void (*fn)(struct mm *, uint32_t, uint32_t));
 /* TLB shootdown: the other CPUs drop their entries for [start, end). */
 void tlb_shootdown(struct mm *mm, uint32_t start, uint32_t end);
 /* The IPI's handler (trap.c). */

@@ -7,7 +7,6 @@
 #include "arch/i386/mmu.h"
 #include "lib/string.h"
 
-#define POISON_FREE 0x6b        /* Linux's byte for freed objects */
 #define KMALLOC_MIN_SHIFT 4
 #define KMALLOC_MAX_SHIFT 11
 #define NR_KMALLOC (KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1)
@@ -193,8 +192,9 @@ void objcache_free(struct objcache *c, void *obj)
 		if (f == obj)
 			panic("objcache_free(%s, %p): double free", c->name, obj);
 	/* Poison it, so a use after free shows as 0x6b6b6b6b in GDB. Objects
-	 * of a page or more (kernel stacks) are spared: filling 8 KiB at
-	 * every thread exit would cost more than the rest of the exit. */
+	 * of a page or more are spared: filling them at every free would
+	 * cost more than the rest of the work (kernel stacks are not in a
+	 * cache at all: they are unmapped when freed, arch/i386/kstack.h). */
 	if (c->objsize < PAGE_SIZE)
 		memset(obj, POISON_FREE, c->objsize);
 	if (!head->freelist)

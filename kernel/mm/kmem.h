@@ -20,6 +20,11 @@
 
 struct page;
 
+/* Linux's byte for freed objects: objcache_free fills an object with it
+ * (but the first word, the free-list link), so a pointer read from freed
+ * memory is 0x6b6b6b6b. */
+#define POISON_FREE 0x6b
+
 struct objcache {
 	const char *name;
 	uint32_t objsize;           /* bytes, a multiple of the alignment */

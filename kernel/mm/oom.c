@@ -84,7 +84,9 @@ bool out_of_memory(void)
 	if (victim)
 		kprintf("Out of memory: Killed process %d (%s) anon-rss:%ukB\n", pid, comm,
 			rss * (PAGE_SIZE / 1024));
-	if (killed_self || !(read_eflags() & EFLAGS_IF))
+	/* Only a caller that may sleep waits; one that may not fails its
+	 * allocation, and the victim dies all the same. */
+	if (killed_self || !(read_eflags() & EFLAGS_IF) || !spin_none_held())
 		return false;
 	/* Give the victim time to run its exit and free its pages. */
 	ASSERT(current_thread_info()->preempt_count == 0);

@@ -26,7 +26,8 @@
  * memory is being freed (a victim was killed, or is still dying), try
  * again. False: give up (-ENOMEM): current is itself being killed (its
  * SIGKILL ends it on the way back to user mode), or there is nothing left
- * to kill, or the caller cannot sleep (interrupts off). */
+ * to kill, or the caller cannot sleep (interrupts off, or a spinlock
+ * held). */
 bool out_of_memory(void);
 
 /* How many processes the policy has killed since boot (for tests). */

@@ -37,7 +37,7 @@ KTEST(boot, gdt_seed_layout)
 	for (int i = GDT_ENTRY_TLS_MIN; i <= 11; i++)
 		KCHECK(desc_empty(&g[i]));      /* no task has run: TLS empty */
 	KCHECK(desc_empty(&g[GDT_ENTRY_LDT]));
-	for (int i = 16; i < GDT_ENTRIES; i++)
+	for (int i = 16; i < GDT_ENTRY_DOUBLEFAULT_TSS; i++)
 		KCHECK(desc_empty(&g[i]));
 }
 

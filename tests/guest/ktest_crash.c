@@ -5,6 +5,7 @@
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
+#include "kernel/task.h"
 #include "arch/i386/mmu.h"
 #include "arch/i386/spinlock.h"
 
@@ -71,4 +72,55 @@ KTEST(crash_sleep_spinlock, schedule_with_spinlock_held)
 {
 	crash_schedule_locked();
 	ktest_fail(__FILE__, __LINE__, "schedule() with a spinlock held did not panic");
+}
+
+/* Recursion with 1 KiB frames on a kernel thread's stack (a guarded one:
+ * arch/i386/kstack.h) runs into the guard page: the double-fault task
+ * reports "kernel stack overflow" with the recursion's backtrace. The
+ * thread's stack is not kmain's, so the backtrace names this function,
+ * not kmain (run.py's CRASH_IN_KTHREAD). */
+__attribute__((noinline)) static int ktest_crash_stack_overflow_recurse(int depth)
+{
+	volatile char frame[1024];
+
+	frame[0] = (char)depth;
+	if (depth > 1000000)            /* never: 8 KiB is some 8 frames */
+		return 0;
+	return ktest_crash_stack_overflow_recurse(depth + 1) + frame[0];
+}
+
+static void ktest_crash_stack_overflow_thread(void *arg)
+{
+	(void)arg;
+	ktest_crash_stack_overflow_recurse(0);
+}
+
+KTEST(crash_stack_overflow, recursion_into_the_guard_page)
+{
+	if (!kthread_create("overflow", ktest_crash_stack_overflow_thread, NULL))
+		ktest_fail(__FILE__, __LINE__, "kthread_create failed");
+	for (int i = 0; i < 1000; i++)
+		schedule();
+	ktest_fail(__FILE__, __LINE__, "the recursion did not end in a panic");
+}
+
+/* A freed task's kernel stack is unmapped at once (arch/i386/kstack.h):
+ * reading its thread_info after task_free is a page fault, not a read
+ * of whatever the frame holds now. */
+__attribute__((noinline)) static uint32_t crash_read_freed_stack(void)
+{
+	struct task *t = task_alloc();
+	volatile struct thread_info *ti;
+
+	if (!t)
+		return 0;
+	ti = t->ti;
+	task_free(t);
+	return ti->magic;
+}
+
+KTEST(crash_kstack_use_after_free, read_a_freed_stack)
+{
+	crash_read_freed_stack();
+	ktest_fail(__FILE__, __LINE__, "reading a freed kernel stack did not fault");
 }

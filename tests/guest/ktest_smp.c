@@ -127,7 +127,7 @@ KTEST(smp, each_gdt_has_the_seed_layout)
 		for (int i = GDT_ENTRY_TLS_MIN; i <= 11; i++)
 			KCHECK(desc_empty(&g[i]));
 		KCHECK(desc_empty(&g[GDT_ENTRY_LDT]));
-		for (int i = 16; i < GDT_ENTRIES; i++)
+		for (int i = 16; i < GDT_ENTRY_DOUBLEFAULT_TSS; i++)
 			KCHECK(desc_empty(&g[i]));
 	}
 }
