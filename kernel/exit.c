@@ -24,6 +24,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/wait.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
@@ -187,6 +188,10 @@ void do_exit(int status)
 		files_put(t->files);
 		t->files = NULL;
 	}
+	fs_struct_put(t->fs);
+	t->fs = NULL;
+	exe_link_put(t->exe);
+	t->exe = NULL;
 
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->exit_code = status;
