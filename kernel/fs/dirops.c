@@ -34,7 +34,7 @@ static long get_parent(int dirfd, uint32_t upath, struct parent *p)
 		return err;
 	if (!*p->buf)
 		err = -ENOENT;
-	else if ((err = lookup_start(dirfd, &start)) == 0) {
+	else if ((err = lookup_start_for(dirfd, p->buf, &start)) == 0) {
 		if (*p->buf != '/' && !S_ISDIR(start->mode))
 			err = -ENOTDIR;
 		else

@@ -22,6 +22,16 @@
 #include "arch/i386/uaccess.h"
 #include "lib/string.h"
 
+long lookup_start_for(int dirfd, const char *path, struct inode **out)
+{
+	if (*path == '/') {             /* absolute: dirfd is not even looked at */
+		*out = fs_root;
+		inode_get(fs_root);
+		return 0;
+	}
+	return lookup_start(dirfd, out);
+}
+
 long lookup_start(int dirfd, struct inode **out)
 {
 	struct file *f;
@@ -230,7 +240,7 @@ long user_path_at(int dirfd, uint32_t upath, unsigned flags, struct inode **out)
 		return err;
 	if (!*path && !(flags & LOOKUP_EMPTY))
 		err = -ENOENT;
-	else if ((err = lookup_start(dirfd, &start)) == 0) {
+	else if ((err = lookup_start_for(dirfd, path, &start)) == 0) {
 		if (!*path) {           /* AT_EMPTY_PATH: dirfd itself */
 			*out = start;
 			kfree(path);

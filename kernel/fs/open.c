@@ -123,7 +123,7 @@ long do_openat(struct files *fs, int dirfd, const char *path, int flags, unsigne
 		return fs ? err : -EMFILE;
 	if (!*path)
 		return -ENOENT;
-	if ((err = lookup_start(dirfd, &start)) < 0)
+	if ((err = lookup_start_for(dirfd, path, &start)) < 0)
 		return err;
 	if (*path != '/' && !S_ISDIR(start->mode))
 		err = -ENOTDIR;

@@ -202,6 +202,9 @@ void exe_link_put(struct exe_link *e);
 /* The start of a lookup: the cwd (AT_FDCWD) or dirfd's directory,
  * referenced; -EBADF, -ENOTDIR. */
 long lookup_start(int dirfd, struct inode **out);
+/* The same, but for path: an absolute one starts at the root whatever
+ * dirfd is (Linux ignores it then, even a bad one). */
+long lookup_start_for(int dirfd, const char *path, struct inode **out);
 /* Resolves path from start (absolute paths from the root); the inode,
  * referenced, in *out. */
 long path_walk(struct inode *start, const char *path, unsigned flags, struct inode **out);
