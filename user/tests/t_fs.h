@@ -57,7 +57,7 @@ static long get_file(const char *path, char *buf, size_t size)
 }
 
 /* A kernel address, and a user address nothing is mapped at. */
-#define KPTR ((void *)0xC0100000u)
-#define NOPTR ((void *)0x10u)
+#define KPTR opaque(0xC0100000u)
+#define NOPTR opaque(0x10u)
 
 #endif
