@@ -13,7 +13,7 @@ Runs, in order, and prints one line per test, `PASS name` or
                the kernel monitor driven through the serial console
   smpN/console.tty_typeahead, smpN/console.tty_typeahead_at_boot
                6 KB typed ahead of the shell in one write: none of it lost
-  smpN/shell.session, smpN/shell.eof
+  smpN/shell.session, smpN/shell.eof, smpN/shell.files
                /bin/sh (run by /bin/init) driven through the console: a
                script of commands and their output; Ctrl-D ends it
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
@@ -44,7 +44,7 @@ import sys
 from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
                      collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
-from console import monitor_session, shell_eof, shell_session, tty_typeahead
+from console import monitor_session, shell_eof, shell_files, shell_session, tty_typeahead
 from loaders import bochs, gdb_session, grub_qemu
 
 # ---------------------------------------------------------------- unit
@@ -241,6 +241,8 @@ def main():
             jobs.append((shell_session, (smp,)))
         if wanted("smp%d/shell.eof" % smp):
             jobs.append((shell_eof, (smp,)))
+        if wanted("smp%d/shell.files" % smp):
+            jobs.append((shell_files, (smp,)))
         for t in user_tests:
             # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
             name = "smp%d/%s" % (smp, t)
