@@ -8,6 +8,7 @@
 #define T_PROG "t_fs_files"
 #include "t_fs.h"
 #include "sys/stat.h"
+#include "sys/uio.h"
 
 #define D "/tmp_files"
 
@@ -225,6 +226,80 @@ TEST(efault_on_every_pointer)
 	raw_close(fd);
 }
 
+TEST(efault_on_every_name)
+{
+	char buf[8];
+
+	EXPECT_EQ(raw_mkdir(KPTR, 0755), -EFAULT);
+	EXPECT_EQ(raw_mkdirat(AT_FDCWD, NOPTR, 0755), -EFAULT);
+	EXPECT_EQ(raw_rmdir(KPTR), -EFAULT);
+	EXPECT_EQ(raw_unlink(KPTR), -EFAULT);
+	EXPECT_EQ(raw_unlinkat(AT_FDCWD, KPTR, 0), -EFAULT);
+	EXPECT_EQ(raw_symlink(KPTR, D "/l"), -EFAULT);
+	EXPECT_EQ(raw_symlink("/etc/motd", KPTR), -EFAULT);
+	EXPECT_EQ(raw_readlink(KPTR, buf, sizeof(buf)), -EFAULT);
+	EXPECT_EQ(raw_readlinkat(AT_FDCWD, KPTR, buf, sizeof(buf)), -EFAULT);
+	EXPECT_EQ(raw_chmod(KPTR, 0644), -EFAULT);
+	EXPECT_EQ(raw_faccessat(AT_FDCWD, KPTR, F_OK), -EFAULT);
+	EXPECT_EQ(raw_renameat(AT_FDCWD, KPTR, AT_FDCWD, D "/x"), -EFAULT);
+	EXPECT_EQ(raw_getcwd(NOPTR, 64), -EFAULT);
+	EXPECT_EQ(raw_execve(KPTR, NULL, NULL), -EFAULT);
+}
+
+/* The *at forms with a directory fd, and the calls not used above. */
+TEST(at_calls_and_the_rest)
+{
+	struct iovec iov[2];
+	char a[4] = { 0 }, b[8] = { 0 }, link[16] = { 0 };
+	struct stat64 st;
+	long dfd = raw_open(D, O_RDONLY | O_DIRECTORY), fd;
+
+	EXPECT(dfd >= 0, "open " D ": %s", t_val(dfd, t_b1_));
+	EXPECT_EQ(raw_mkdirat(dfd, "at", 0700), 0);
+	fd = raw_openat(dfd, "at/f", O_RDWR | O_CREAT | O_EXCL, 0600);
+	EXPECT(fd >= 0, "openat: %s", t_val(fd, t_b1_));
+	EXPECT_EQ(raw_write(fd, "abcdefghij", 10), 10);
+	EXPECT_EQ(raw_fsync(fd), 0);
+	EXPECT_EQ(raw_syscall1(SYS_fdatasync, fd), 0);
+	EXPECT_EQ(raw_lseek(fd, 0, SEEK_SET), 0);
+	iov[0].iov_base = a;
+	iov[0].iov_len = 3;
+	iov[1].iov_base = b;
+	iov[1].iov_len = 7;
+	EXPECT_EQ(raw_readv(fd, iov, 2), 10);
+	EXPECT(!strcmp(a, "abc") && !strcmp(b, "defghij"), "readv: \"%s\" \"%s\"", a, b);
+	EXPECT_EQ(raw_fchmod(fd, 0640), 0);
+	EXPECT_EQ(raw_fstat64(fd, &st), 0);
+	EXPECT_EQ(st.st_mode, S_IFREG | 0640);
+	EXPECT_EQ(RAW3(SYS_fchmodat, dfd, "at/f", 0600), 0);
+	EXPECT_EQ(raw_syscall2(SYS_ftruncate, fd, 4), 0);
+	EXPECT_EQ(raw_fstat64(fd, &st), 0);
+	EXPECT_EQ(st.st_size, 4);
+	raw_close(fd);
+	EXPECT_EQ(RAW3(SYS_symlinkat, "f", dfd, "at/l"), 0);
+	EXPECT_EQ(raw_readlinkat(dfd, "at/l", link, sizeof(link)), 1);
+	EXPECT_EQ(raw_fstatat64(dfd, "at/l", &st, 0), 0);
+	EXPECT_EQ(st.st_size, 4);                       /* followed to f */
+	EXPECT_EQ(raw_fstatat64(dfd, "at/l", &st, AT_SYMLINK_NOFOLLOW), 0);
+	EXPECT(S_ISLNK(st.st_mode), "lstat'ed %#o", st.st_mode);
+	EXPECT_EQ(raw_renameat(dfd, "at/f", dfd, "at/g"), 0);
+	EXPECT_EQ(raw_faccessat(dfd, "at/g", R_OK), 0);
+	EXPECT_EQ(raw_unlinkat(dfd, "at", AT_REMOVEDIR), -ENOTEMPTY);
+	EXPECT_EQ(raw_unlinkat(dfd, "at/g", 0), 0);
+	EXPECT_EQ(raw_unlinkat(dfd, "at/l", 0), 0);
+	EXPECT_EQ(raw_unlinkat(dfd, "at", AT_REMOVEDIR), 0);
+	fd = raw_creat(D "/c", 0755);
+	EXPECT(fd >= 0, "creat: %s", t_val(fd, t_b1_));
+	EXPECT_EQ(raw_read(fd, a, 1), -EBADF);          /* creat is O_WRONLY */
+	raw_close(fd);
+	EXPECT_EQ(RAW2(SYS_truncate, D "/c", 100), 0);
+	EXPECT_EQ(raw_stat64(D "/c", &st), 0);
+	EXPECT(st.st_size == 100 && st.st_mode == (S_IFREG | 0755), "creat'ed: %lld %#o",
+	       st.st_size, st.st_mode);
+	EXPECT_EQ(raw_unlink(D "/c"), 0);
+	raw_close(dfd);
+}
+
 TEST(sendfile_copies)
 {
 	char buf[64];
@@ -337,6 +412,8 @@ int main(void)
 	RUN(stat_and_statx);
 	RUN(errors_of_names);
 	RUN(efault_on_every_pointer);
+	RUN(efault_on_every_name);
+	RUN(at_calls_and_the_rest);
 	RUN(sendfile_copies);
 	RUN(fopen_modes);
 	RUN(enospc_when_memory_is_full);
