@@ -73,7 +73,7 @@ KLDFLAGS := -m elf_i386 -T linker.ld --build-id=none -z noexecstack \
 LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 
 KERNEL_SRCS := $(wildcard boot/*.S boot/*.c arch/i386/*.c arch/i386/*.S \
-	kernel/*.c kernel/mm/*.c lib/*.c tests/guest/*.c)
+	kernel/*.c kernel/fs/*.c kernel/mm/*.c lib/*.c tests/guest/*.c)
 KERNEL_OBJS := $(patsubst %,$(B)/k/%.o,$(basename $(KERNEL_SRCS)))
 # boot/entry.S must come first so the multiboot header is near the start.
 KERNEL_OBJS := $(B)/k/boot/entry.o $(filter-out $(B)/k/boot/entry.o,$(KERNEL_OBJS))

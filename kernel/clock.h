@@ -14,7 +14,9 @@
 void clock_init(void);              /* calibrate the TSC, start the tick */
 uint64_t clock_ticks(void);         /* timer interrupts since clock_init */
 uint64_t clock_ns(void);            /* TSC-based nanoseconds since boot */
-uint64_t clock_tsc_hz(void);        /* the calibrated TSC frequency */
+uint64_t clock_tsc_hz(void);
+/* CLOCK_REALTIME: ns since the epoch (kernel/time.c; file times). */
+uint64_t clock_realtime_ns(void);        /* the calibrated TSC frequency */
 
 /* Called from the timer interrupt: wakes timed sleepers and gives the
  * scheduler its tick. */

@@ -11,7 +11,8 @@
 #include "kernel/exec.h"
 #include "kernel/elf.h"
 #include "kernel/exit.h"
-#include "kernel/initrd.h"
+#include "kernel/file.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -27,7 +28,22 @@
 #include "arch/i386/x86.h"
 #include "lib/string.h"
 
-#define EXEC_PATH_MAX 256
+/* The program file: its inode, and what check_elf read of it. */
+struct image {
+	struct inode *inode;
+	uint32_t size;
+	struct elf32_ehdr eh;
+	struct elf32_phdr *ph;      /* kmalloc'd */
+	char *page;                 /* a page to copy segments through */
+};
+
+/* Exactly n bytes of the file at off, or -ENOEXEC (it is shorter). */
+static int image_read(struct image *img, void *buf, size_t n, uint32_t off)
+{
+	long got = inode_read_kernel(img->inode, buf, n, off);
+
+	return got == (long)n ? 0 : got < 0 ? (int)got : -ENOEXEC;
+}
 #define AUXV_PAIRS 8            /* PHDR PHENT PHNUM PAGESZ ENTRY RANDOM NULL + 1 spare */
 
 /* The argument and environment strings, back to back in one buffer. */
@@ -73,13 +89,15 @@ static int strtab_add_user(struct strtab *s, uint32_t uarray, int *count)
 
 /* The file's ELF header and program headers, checked against the file's
  * size; anything wrong is -ENOEXEC (never a crash: abi.md section 2). */
-static int check_elf(const struct initrd_file *f, const struct elf32_ehdr **eh,
+static int check_elf(struct image *f, const struct elf32_ehdr **eh,
 		     const struct elf32_phdr **ph)
 {
-	const struct elf32_ehdr *e = f->data;
+	const struct elf32_ehdr *e = &f->eh;
 	uint32_t phsize;
+	int err;
 
-	if (f->size < sizeof(*e) || memcmp(e->e_ident, ELFMAG, 4) != 0)
+	if (f->size < sizeof(*e) || image_read(f, &f->eh, sizeof(f->eh), 0) < 0 ||
+	    memcmp(e->e_ident, ELFMAG, 4) != 0)
 		return -ENOEXEC;
 	if (e->e_ident[EI_CLASS] != ELFCLASS32 || e->e_ident[EI_DATA] != ELFDATA2LSB ||
 	    e->e_type != ET_EXEC || e->e_machine != EM_386 ||
@@ -89,8 +107,12 @@ static int check_elf(const struct initrd_file *f, const struct elf32_ehdr **eh,
 	phsize = (uint32_t)e->e_phnum * sizeof(struct elf32_phdr);
 	if (e->e_phoff > f->size || phsize > f->size - e->e_phoff || (e->e_phoff & 3))
 		return -ENOEXEC;
+	if (!(f->ph = kmalloc(phsize)))
+		return -ENOMEM;
+	if ((err = image_read(f, f->ph, phsize, e->e_phoff)) < 0)
+		return err;
 	*eh = e;
-	*ph = (const struct elf32_phdr *)((const uint8_t *)f->data + e->e_phoff);
+	*ph = f->ph;
 	/* Static programs only (abi.md section 2): one that names a dynamic
 	 * loader (PT_INTERP) or carries dynamic-linking data would start
 	 * without the relocations it needs, so it is refused, not run. */
@@ -113,7 +135,7 @@ static uint32_t elf_prot(uint32_t pflags)
  * its memory (.bss) is fresh zeroed pages. Two segments may share a page
  * (the end of one, the start of the next): that page gets both
  * protections. */
-static int load_segment(struct mm *mm, const struct initrd_file *f,
+static int load_segment(struct mm *mm, struct image *f,
 			const struct elf32_phdr *p, uint32_t *prev_end)
 {
 	uint32_t start = page_down(p->p_vaddr), end, prot = elf_prot(p->p_flags);
@@ -136,7 +158,14 @@ static int load_segment(struct mm *mm, const struct initrd_file *f,
 	if (end > start && (err = vm_add_area(mm, start, end - start, prot, 0)) < 0)
 		return err;
 	*prev_end = end;
-	return vm_load(mm, p->p_vaddr, (const uint8_t *)f->data + p->p_offset, p->p_filesz);
+	/* The file's bytes, a page at a time through the kernel. */
+	for (uint32_t off = 0; off < p->p_filesz; off += PAGE_SIZE) {
+		uint32_t k = p->p_filesz - off < PAGE_SIZE ? p->p_filesz - off : PAGE_SIZE;
+		if ((err = image_read(f, f->page, k, p->p_offset + off)) < 0 ||
+		    (err = vm_load(mm, p->p_vaddr + off, (const uint8_t *)f->page, k)) < 0)
+			return err;
+	}
+	return 0;
 }
 
 /* The initial stack (abi.md section 2, as Linux's create_elf_tables):
@@ -198,7 +227,7 @@ static uint32_t phdr_address(const struct elf32_ehdr *e, const struct elf32_phdr
 }
 
 /* Builds the new address space; 0 and *mmp, *entry, *sp, or -errno. */
-static int build_mm(const struct initrd_file *f, const struct strtab *s,
+static int build_mm(struct image *f, const struct strtab *s,
 		    struct mm **mmp, uint32_t *entry, uint32_t *sp)
 {
 	const struct elf32_ehdr *e;
@@ -353,11 +382,14 @@ static int de_thread(void)
 }
 
 /* The point of no return: current becomes the new program. */
-static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_t sp)
+static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_t sp,
+			struct exe_link *exe)
 {
 	struct task *t = current;
 	struct mm *old = t->mm;
+	struct exe_link *old_exe;
 	const char *base = strrchr(path, '/');
+	uint32_t flags;
 
 	if (old)
 		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
@@ -373,31 +405,103 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	fpu_exec_reset();
 	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
+	/* /proc/PID/exe readers look under tasklist_lock. */
+	flags = spin_lock_irqsave(&tasklist_lock);
+	old_exe = t->exe;
+	t->exe = exe;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	exe_link_put(old_exe);
+	if (t->files)
+		files_close_on_exec(t->files);  /* O_CLOEXEC, FD_CLOEXEC */
 	start_user_frame(t->tf, entry, sp);
+}
+
+/* The absolute path /proc/PID/exe shows: path if absolute, else the cwd
+ * and path. NULL if out of memory or the cwd is gone. */
+static struct exe_link *make_exe_link(struct inode *inode, const char *path)
+{
+	struct exe_link *e = NULL;
+	struct inode *cwd;
+	char *buf;
+	long n;
+
+	if (path[0] == '/' || !current->fs)
+		return exe_link_new(inode, path);
+	if (!(buf = kmalloc(PATH_MAX)))
+		return NULL;
+	cwd = fs_cwd(current->fs);
+	n = dir_path(cwd, buf, PATH_MAX);
+	inode_put(cwd);
+	if (n >= 0 && (size_t)n + 1 + strlen(path) < PATH_MAX) {
+		if (n > 1)
+			buf[n++] = '/';
+		memcpy(buf + n, path, strlen(path) + 1);
+		e = exe_link_new(inode, buf);
+	} else if (n < 0) {
+		e = exe_link_new(inode, path);
+	}
+	kfree(buf);
+	return e;
+}
+
+/* Finds the program: a regular file with an execute bit (-EACCES, as
+ * Linux's may_open with MAY_EXEC: root needs one x bit too). */
+static int find_program(const char *path, struct image *img)
+{
+	struct inode *start, *i;
+	long err;
+
+	if (!*path)
+		return -ENOENT;
+	if ((err = lookup_start(AT_FDCWD, &start)) < 0)
+		return (int)err;
+	err = path_walk(start, path, LOOKUP_FOLLOW, &i);
+	inode_put(start);
+	if (err < 0)
+		return (int)err;
+	if (!S_ISREG(i->mode) || !(i->mode & 0111)) {
+		inode_put(i);
+		return -EACCES;
+	}
+	img->inode = i;
+	img->size = i->size > 0xffffffffu ? 0xffffffffu : (uint32_t)i->size;
+	return 0;
 }
 
 static int exec_strtab(const char *path, struct strtab *s)
 {
-	const struct initrd_file *f = initrd_find(path);
-	struct mm *mm;
+	struct image img = { 0 };
+	struct exe_link *exe = NULL;
+	struct mm *mm = NULL;
 	uint32_t entry, sp;
 	int err;
 
-	if (!f)
-		return -ENOENT;
-	if ((err = build_mm(f, s, &mm, &entry, &sp)) < 0)
+	if ((err = find_program(path, &img)) < 0)
 		return err;
+	if (!(img.page = kmalloc(PAGE_SIZE)) || !(exe = make_exe_link(img.inode, path)))
+		err = -ENOMEM;
+	else
+		err = build_mm(&img, s, &mm, &entry, &sp);
+	kfree(img.page);
+	kfree(img.ph);
+	inode_put(img.inode);
+	if (err < 0) {
+		exe_link_put(exe);
+		return err;
+	}
 	/* Linux's flush_old_exec order: de_thread first, then a handler
 	 * table of our own, unshared only after the threads are gone, so
 	 * that no signal sent to the group meanwhile is lost. It is then
 	 * ours alone unless a CLONE_SIGHAND process that is not a thread
 	 * shares it; only then can the copy fail (-ENOMEM), as in Linux,
 	 * with the other threads already gone. */
-	if ((err = de_thread()) < 0 || (err = sighand_unshare(current)) < 0) {
+	if ((err = de_thread()) < 0 || (err = sighand_unshare(current)) < 0 ||
+	    (err = files_unshare(current)) < 0) {
 		mm_put(mm);
+		exe_link_put(exe);
 		return err;
 	}
-	commit_exec(path, mm, entry, sp);
+	commit_exec(path, mm, entry, sp, exe);
 	return 0;
 }
 
@@ -420,20 +524,23 @@ int kernel_execve(const char *path, const char *const *argv, const char *const *
 
 SYSCALL(SYS_execve, execve)
 {
-	char path[EXEC_PATH_MAX];
+	char *path;
 	struct strtab s = { NULL, 0, 0, 0 };
-	long n = strncpy_from_user(path, arg[0], sizeof(path));
+	long n;
 	int err;
 
-	if (n < 0)
+	if (!(path = getname(arg[0], &n)))
 		return n;
-	if (!(s.buf = kmalloc(EXEC_MAX_STRINGS)))
+	if (!(s.buf = kmalloc(EXEC_MAX_STRINGS))) {
+		kfree(path);
 		return -ENOMEM;
+	}
 	err = strtab_add_user(&s, arg[1], &s.argc);
 	if (!err)
 		err = strtab_add_user(&s, arg[2], &s.envc);
 	if (!err)
 		err = exec_strtab(path, &s);
 	kfree(s.buf);
+	kfree(path);
 	return err;
 }

@@ -25,6 +25,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "arch/i386/fpu.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/wait.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
@@ -232,6 +233,17 @@ static void init_exited(int status)
 	power_off(n & 0x7f);
 }
 
+/* /proc/PID/exe readers look at t->exe under tasklist_lock. */
+static void exit_exe(struct task *t)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct exe_link *exe = t->exe;
+
+	t->exe = NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	exe_link_put(exe);
+}
+
 void do_exit(int status)
 {
 	struct task *t = current, *leader, *execer, *released_leader = NULL;
@@ -246,6 +258,9 @@ void do_exit(int status)
 		files_put(t->files);
 		t->files = NULL;
 	}
+	fs_struct_put(t->fs);
+	t->fs = NULL;
+	exit_exe(t);
 
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->exit_code = status;

@@ -1,43 +1,52 @@
-/* kernel/file.c - open files, fd tables, and open/close (file.h; abi.md
- * section 3). read, write and writev are in kernel/read_write.c. */
+/* kernel/file.c - open files and fd tables (file.h). */
 #include "kernel/file.h"
-#include "kernel/kinfo.h"
-#include "kernel/initrd.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/tty.h"
 #include "kernel/mm/kmem.h"
-#include "arch/i386/uaccess.h"
 #include "lib/string.h"
-
-#define CONSOLE_PATH "/dev/console"
 
 /* ---- open files ---- */
 
-static struct file *file_new(enum file_kind kind, unsigned mode)
+struct file *file_open_inode(struct inode *inode, int flags, long *err)
 {
 	struct file *f = kzalloc(sizeof(*f));
 
-	if (!f)
+	if (!f) {
+		*err = -ENOMEM;
 		return NULL;
-	f->kind = kind;
-	f->mode = mode;
+	}
+	f->inode = inode;
+	f->fop = inode->fop;
+	f->mode = OPEN_FMODE(flags);
+	/* What F_GETFL reports: the access mode and the status flags, not
+	 * the creation flags (O_CREAT, O_EXCL, O_TRUNC, O_CLOEXEC). */
+	f->flags = (unsigned)flags & ~(unsigned)(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
 	f->refcount = 1;
-	f->lock = (struct spinlock)SPINLOCK_INIT("file");
+	mutex_init(&f->pos_lock, "f_pos");
+	inode_get(inode);
+	if (f->fop && f->fop->open && (*err = f->fop->open(f)) < 0) {
+		inode_put(inode);
+		kfree(f);
+		return NULL;
+	}
 	return f;
 }
 
-static void file_hold(struct file *f)
+void file_hold(struct file *f)
 {
 	__atomic_add_fetch(&f->refcount, 1, __ATOMIC_RELAXED);
 }
 
 void file_put(struct file *f)
 {
-	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
-		if (f->snapshot)
-			kinfo_release(f->snapshot);
-		kfree(f);
-	}
+	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (f->fop && f->fop->release)
+		f->fop->release(f);
+	inode_put(f->inode);
+	kfree(f);
 }
 
 /* ---- fd tables ---- */
@@ -49,18 +58,90 @@ static struct files *files_alloc(void)
 	if (fs) {
 		fs->refcount = 1;
 		fs->lock = (struct spinlock)SPINLOCK_INIT("files");
+		fs->max = NR_OPEN_DEFAULT;
+		fs->fd = fs->fd_small;
+		fs->cloexec = fs->cloexec_small;
 	}
 	return fs;
+}
+
+static void files_free_arrays(struct files *fs)
+{
+	if (fs->fd != fs->fd_small) {
+		kfree(fs->fd);
+		kfree(fs->cloexec);
+	}
+}
+
+static bool fd_is_cloexec(const struct files *fs, unsigned fd)
+{
+	return (fs->cloexec[fd / 32] >> (fd % 32)) & 1;
+}
+
+static void fd_set_cloexec(struct files *fs, unsigned fd, bool on)
+{
+	if (on)
+		fs->cloexec[fd / 32] |= 1u << (fd % 32);
+	else
+		fs->cloexec[fd / 32] &= ~(1u << (fd % 32));
+}
+
+/* Grows fs to at least want slots (a power of two); the lock is dropped
+ * to allocate, so the caller looks again afterwards. 0 or -ENOMEM. */
+static long files_grow_unlocked(struct files *fs, unsigned want)
+{
+	unsigned n = NR_OPEN_DEFAULT;
+	struct file **fd, **oldfd = NULL;
+	uint32_t *ce, *oldce = NULL;
+
+	while (n < want)
+		n *= 2;
+	fd = kzalloc(n * sizeof(*fd));
+	ce = kzalloc(n / 8);
+	if (!fd || !ce) {
+		kfree(fd);
+		kfree(ce);
+		return -ENOMEM;
+	}
+	spin_lock(&fs->lock);
+	if (fs->max < n) {
+		memcpy(fd, fs->fd, fs->max * sizeof(*fd));
+		memcpy(ce, fs->cloexec, fs->max / 8);
+		if (fs->fd != fs->fd_small) {
+			oldfd = fs->fd;
+			oldce = fs->cloexec;
+		}
+		fs->fd = fd;
+		fs->cloexec = ce;
+		fs->max = n;
+		fd = NULL;
+		ce = NULL;
+	}
+	spin_unlock(&fs->lock);
+	kfree(fd);
+	kfree(ce);
+	kfree(oldfd);
+	kfree(oldce);
+	return 0;
+}
+
+struct file *file_new_console(void)
+{
+	struct inode *con = dev_console_inode();
+	long err;
+
+	return con ? file_open_inode(con, O_RDWR, &err) : NULL;
 }
 
 struct files *files_new_console(void)
 {
 	struct files *fs = files_alloc();
-	struct file *con = file_new(FILE_CONSOLE, FMODE_READ | FMODE_WRITE);
+	struct file *con = file_new_console();
 
 	if (!fs || !con) {
 		kfree(fs);
-		kfree(con);
+		if (con)
+			file_put(con);
 		return NULL;
 	}
 	/* As Linux's init does: one open of /dev/console, dup'ed to 1, 2. */
@@ -72,15 +153,28 @@ struct files *files_new_console(void)
 struct files *files_copy(struct files *old)
 {
 	struct files *fs = files_alloc();
+	unsigned want;
 
 	if (!fs)
 		return NULL;
-	spin_lock(&old->lock);
-	for (int i = 0; i < NR_OPEN; i++)
-		if ((fs->fd[i] = old->fd[i]) != NULL)
-			file_hold(fs->fd[i]);
-	spin_unlock(&old->lock);
-	return fs;
+	for (;;) {
+		spin_lock(&old->lock);
+		want = old->max;
+		if (fs->max >= want) {
+			for (unsigned i = 0; i < old->max; i++)
+				if ((fs->fd[i] = old->fd[i]) != NULL)
+					file_hold(fs->fd[i]);
+			memcpy(fs->cloexec, old->cloexec, old->max / 8);
+			spin_unlock(&old->lock);
+			return fs;
+		}
+		spin_unlock(&old->lock);
+		if (files_grow_unlocked(fs, want) < 0) {
+			files_free_arrays(fs);
+			kfree(fs);
+			return NULL;
+		}
+	}
 }
 
 void files_get(struct files *fs)
@@ -92,54 +186,124 @@ void files_put(struct files *fs)
 {
 	if (__atomic_sub_fetch(&fs->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	for (int i = 0; i < NR_OPEN; i++)
+	for (unsigned i = 0; i < fs->max; i++)
 		if (fs->fd[i])
 			file_put(fs->fd[i]);
+	files_free_arrays(fs);
 	kfree(fs);
+}
+
+int files_unshare(struct task *t)
+{
+	struct files *copy;
+
+	if (!t->files || __atomic_load_n(&t->files->refcount, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	if (!(copy = files_copy(t->files)))
+		return -ENOMEM;
+	files_put(t->files);
+	t->files = copy;
+	return 0;
+}
+
+/* execve has made the table the caller's own (or it is shared by
+ * CLONE_FILES, and then, as Linux does, the others lose the fds too). */
+void files_close_on_exec(struct files *fs)
+{
+	for (;;) {
+		struct file *f = NULL;
+
+		spin_lock(&fs->lock);
+		for (unsigned i = 0; i < fs->max && !f; i++)
+			if (fs->fd[i] && fd_is_cloexec(fs, i)) {
+				f = fs->fd[i];
+				fs->fd[i] = NULL;
+				fd_set_cloexec(fs, i, false);
+			}
+		spin_unlock(&fs->lock);
+		if (!f)
+			return;
+		file_put(f);            /* may sleep: not under the lock */
+	}
 }
 
 /* The reference keeps f alive if another thread of a CLONE_FILES group
  * closes fd while we use it. */
 struct file *fd_get(struct files *fs, int fd)
 {
-	struct file *f;
+	struct file *f = NULL;
 
-	if (!fs || fd < 0 || fd >= NR_OPEN)
+	if (!fs || fd < 0)
 		return NULL;
 	spin_lock(&fs->lock);
-	if ((f = fs->fd[fd]) != NULL)
+	if ((unsigned)fd < fs->max && (f = fs->fd[fd]) != NULL)
 		file_hold(f);
 	spin_unlock(&fs->lock);
 	return f;
 }
 
-/* Puts f at the lowest free fd, which takes over the caller's reference;
- * returns the fd, or -EMFILE (f == NULL: only looks for a free fd). */
-static long fd_install(struct files *fs, struct file *f)
+unsigned long nofile_limit(void)
 {
-	long fd = -EMFILE;
+	unsigned long n = current->rlim[RLIMIT_NOFILE].rlim_cur;
+
+	return n > NR_OPEN_MAX ? NR_OPEN_MAX : n;
+}
+
+long fd_install(struct files *fs, struct file *f, int min, bool cloexec)
+{
+	unsigned long limit = nofile_limit();
+
+	if (min < 0 || (unsigned long)min >= limit)
+		return min < 0 ? -EINVAL : -EMFILE;
+	for (;;) {
+		unsigned i, max;
+
+		spin_lock(&fs->lock);
+		max = fs->max < limit ? fs->max : (unsigned)limit;
+		for (i = (unsigned)min; i < max; i++)
+			if (!fs->fd[i]) {
+				fs->fd[i] = f;
+				fd_set_cloexec(fs, i, cloexec);
+				spin_unlock(&fs->lock);
+				return i;
+			}
+		max = fs->max;
+		spin_unlock(&fs->lock);
+		if (max >= limit)
+			return -EMFILE;
+		if (files_grow_unlocked(fs, max * 2) < 0)
+			return -ENOMEM;
+	}
+}
+
+/* open's first check, as Linux reserves the fd before the lookup. */
+long fd_check_free(struct files *fs)
+{
+	unsigned long limit = nofile_limit();
+	long r = -EMFILE;
 
 	spin_lock(&fs->lock);
-	for (int i = 0; i < NR_OPEN; i++)
-		if (!fs->fd[i]) {
-			if (f)
-				fs->fd[i] = f;
-			fd = i;
-			break;
-		}
+	if (fs->max < limit)
+		r = 0;                  /* the table can grow */
+	for (unsigned i = 0; i < fs->max && i < limit && r < 0; i++)
+		if (!fs->fd[i])
+			r = 0;
 	spin_unlock(&fs->lock);
-	return fd;
+	return r;
 }
 
 long do_close(struct files *fs, int fd)
 {
 	struct file *f = NULL;
 
-	if (!fs || fd < 0 || fd >= NR_OPEN)
+	if (!fs || fd < 0)
 		return -EBADF;
 	spin_lock(&fs->lock);
-	f = fs->fd[fd];
-	fs->fd[fd] = NULL;
+	if ((unsigned)fd < fs->max) {
+		f = fs->fd[fd];
+		fs->fd[fd] = NULL;
+		fd_set_cloexec(fs, (unsigned)fd, false);
+	}
 	spin_unlock(&fs->lock);
 	if (!f)
 		return -EBADF;
@@ -147,166 +311,60 @@ long do_close(struct files *fs, int fd)
 	return 0;
 }
 
-/* ---- paths ---- */
-
-static bool is_device(const char *path)
+/* dup2 and dup3: newfd becomes another fd of oldfd's file; whatever
+ * newfd was is closed (after, as Linux: the swap is atomic). */
+long do_dup3(struct files *fs, int oldfd, int newfd, int flags)
 {
-	return strcmp(path, CONSOLE_PATH) == 0;
-}
+	struct file *f, *old = NULL;
 
-static bool is_file(const char *path)
-{
-	return is_device(path) || initrd_find(path) != NULL;
-}
-
-static bool inside(const char *path, const char *dir, size_t len)
-{
-	return strncmp(path, dir, len) == 0 && path[len] == '/';
-}
-
-/* A directory is the root ("") or a proper prefix, up to a '/', of some
- * file's path: the initrd has no directory entries of its own. */
-static bool is_dir(const char *dir, size_t len)
-{
-	if (len == 0 || inside(CONSOLE_PATH, dir, len) ||
-	    inside("/proc/kstat", dir, len))        /* /proc: kernel/kinfo.h */
-		return true;
-	for (int i = 0; i < initrd_count(); i++)
-		if (inside(initrd_file(i)->path, dir, len))
-			return true;
-	return false;
-}
-
-/* Resolves path as Linux does with "/" as the working directory (there is
- * no chdir): empty components and "." are skipped, ".." goes up (never
- * above the root), and whatever a component is looked up in must be a
- * directory (-ENOTDIR if it is a file, -ENOENT if nothing). out gets the
- * normalised path ("" for the root); *dir_only says the path ended in
- * '/', "." or "..", so it must name a directory. */
-static long path_resolve(const char *path, char out[PATH_MAX], bool *dir_only)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	*dir_only = false;
-	if (!*path)
-		return -ENOENT;
-	while (*path) {
-		const char *s;
-		size_t n;
-
-		while (*path == '/')
-			path++;
-		if (!*path) {
-			*dir_only = true;
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (!(f = fd_get(fs, oldfd)))
+		return -EBADF;
+	if (newfd < 0 || (unsigned long)newfd >= nofile_limit()) {
+		file_put(f);
+		return -EBADF;
+	}
+	for (;;) {
+		spin_lock(&fs->lock);
+		if ((unsigned)newfd < fs->max)
 			break;
+		spin_unlock(&fs->lock);
+		if (files_grow_unlocked(fs, (unsigned)newfd + 1) < 0) {
+			file_put(f);
+			return -ENOMEM;
 		}
-		if (!is_dir(out, len))
-			return is_file(out) ? -ENOTDIR : -ENOENT;
-		for (s = path; *path && *path != '/'; path++)
-			;
-		n = (size_t)(path - s);
-		*dir_only = (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.');
-		if (n == 2 && *dir_only)
-			while (len > 0 && out[--len] != '/')
-				;
-		if (!*dir_only) {
-			if (len + 1 + n >= PATH_MAX)
-				return -ENAMETOOLONG;
-			out[len++] = '/';
-			memcpy(out + len, s, n);
-			len += n;
-		}
-		out[len] = '\0';
 	}
-	return 0;
+	if (fs->fd[oldfd] != f) {       /* closed meanwhile */
+		spin_unlock(&fs->lock);
+		file_put(f);
+		return -EBADF;
+	}
+	old = fs->fd[newfd];
+	fs->fd[newfd] = f;              /* takes over fd_get's reference */
+	fd_set_cloexec(fs, (unsigned)newfd, flags & O_CLOEXEC);
+	spin_unlock(&fs->lock);
+	if (old)
+		file_put(old);
+	return newfd;
 }
 
-/* ---- open ---- */
-
-/* /proc/kstat, /proc/tasks: a snapshot read like an initrd file. */
-static long open_kinfo(struct files *fs, const char *path, int flags)
+/* fcntl's F_GETFD / F_SETFD. */
+long fd_cloexec(struct files *fs, int fd, int set)
 {
-	struct initrd_file *snap;
-	struct file *f;
-	int err = 0;
-	long fd;
+	long r = -EBADF;
 
-	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT)))
-		return -EROFS;
-	if (!(snap = kinfo_open(path, &err)))
-		return err;
-	if (!(f = file_new(FILE_INITRD, FMODE_READ))) {
-		kinfo_release(snap);
-		return -ENOMEM;
+	spin_lock(&fs->lock);
+	if (fd >= 0 && (unsigned)fd < fs->max && fs->fd[fd]) {
+		if (set >= 0)
+			fd_set_cloexec(fs, (unsigned)fd, set & FD_CLOEXEC);
+		r = fd_is_cloexec(fs, (unsigned)fd) ? FD_CLOEXEC : 0;
 	}
-	f->node = snap;
-	f->snapshot = snap;
-	if ((fd = fd_install(fs, f)) < 0)
-		file_put(f);
-	return fd;
-}
-
-long do_open(struct files *fs, const char *path, int flags)
-{
-	char norm[PATH_MAX];
-	const struct initrd_file *node = NULL;
-	enum file_kind kind;
-	struct file *f;
-	bool dir_only;
-	long err, fd;
-
-	/* Linux reserves the fd before the lookup: -EMFILE comes first. */
-	if (!fs || fd_install(fs, NULL) < 0)
-		return -EMFILE;
-	if ((err = path_resolve(path, norm, &dir_only)) < 0)
-		return err;
-	if (is_device(norm))
-		kind = FILE_CONSOLE;
-	else if (kinfo_is_proc_path(norm))
-		return open_kinfo(fs, norm, flags);
-	else if ((node = initrd_find(norm)) != NULL)
-		kind = FILE_INITRD;
-	else if (is_dir(norm, strlen(norm)))
-		kind = FILE_DIR;
-	else if (flags & O_CREAT)       /* creating: the file system is read-only */
-		return dir_only ? -EISDIR : -EROFS;
-	else
-		return -ENOENT;
-
-	if ((flags & O_CREAT) && (flags & O_EXCL))
-		return -EEXIST;
-	if (kind == FILE_DIR) {
-		if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_CREAT))
-			return -EISDIR;
-	} else if (dir_only || (flags & O_DIRECTORY)) {
-		return -ENOTDIR;
-	}
-	if (kind == FILE_INITRD &&
-	    ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)))
-		return -EROFS;
-
-	/* The console honours the access mode as any device: a console
-	 * opened O_RDONLY cannot be written. O_TRUNC means nothing there. */
-	if (!(f = file_new(kind, OPEN_FMODE(flags))))
-		return -ENOMEM;
-	f->node = node;
-	if ((fd = fd_install(fs, f)) < 0)
-		file_put(f);
-	return fd;
+	spin_unlock(&fs->lock);
+	return set >= 0 && r >= 0 ? 0 : r;
 }
 
 /* ---- the system calls: the calling task's fd table ---- */
-
-SYSCALL(SYS_open, open)
-{
-	char path[PATH_MAX];
-	long n = strncpy_from_user(path, arg[0], sizeof(path));
-
-	if (n < 0)
-		return n;
-	return do_open(current->files, path, (int)arg[1]);
-}
 
 SYSCALL(SYS_close, close)
 {

@@ -23,6 +23,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "arch/i386/fpu.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/process.h"
@@ -71,6 +72,8 @@ static void abandon_child(struct task *c)
 		mm_put(c->mm);
 	if (c->files)
 		files_put(c->files);
+	fs_struct_put(c->fs);
+	exe_link_put(c->exe);
 	if (c->sighand)
 		sighand_put(c->sighand);
 	task_free(c);
@@ -94,6 +97,17 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 			return -ENOMEM;
 		}
 	}
+	if (p->fs) {
+		if (flags & CLONE_FS) {
+			fs_struct_get(p->fs);
+			c->fs = p->fs;
+		} else if (!(c->fs = fs_struct_copy(p->fs))) {
+			return -ENOMEM;
+		}
+	}
+	exe_link_get(p->exe);
+	c->exe = p->exe;
+	memcpy(c->rlim, p->rlim, sizeof(c->rlim));
 	if (flags & CLONE_SIGHAND) {
 		c->sighand = p->sighand;
 		__atomic_add_fetch(&c->sighand->refcount, 1, __ATOMIC_SEQ_CST);

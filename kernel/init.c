@@ -7,6 +7,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/exec.h"
 #include "kernel/file.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/signal.h"
@@ -30,8 +31,9 @@ static void init_thread(void *arg)
 	argv[i + 1] = NULL;
 
 	t->files = files_new_console();
+	t->fs = fs_struct_new();
 	t->sighand = sighand_new();
-	if (!t->files || !t->sighand)
+	if (!t->files || !t->fs || !t->sighand)
 		panic("init: out of memory");
 	t->exit_signal = SIGCHLD;       /* pid 1 is not self-reaping */
 	err = kernel_execve(c->init, argv, init_envp);

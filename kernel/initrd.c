@@ -11,7 +11,7 @@ static int nfiles;
 
 /* A later module's file of the same name replaces the earlier one, so
  * `-initrd "build/initrd.cpio,t.elf /bin/init"` overrides /bin/init. */
-static void add_file(const char *path, const void *data, uint32_t size)
+static void add_file(const char *path, const void *data, uint32_t size, uint32_t mode)
 {
 	struct initrd_file *f = NULL;
 
@@ -29,6 +29,7 @@ static void add_file(const char *path, const void *data, uint32_t size)
 	strlcpy(f->path, path, sizeof(f->path));
 	f->data = data;
 	f->size = size;
+	f->mode = mode;
 }
 
 static void add_archive(const void *buf, uint32_t len, const char *what)
@@ -39,7 +40,7 @@ static void add_archive(const void *buf, uint32_t len, const char *what)
 
 	while ((r = cpio_next(buf, len, &off, &e)) > 0)
 		if ((e.mode & CPIO_MODE_TYPE) == CPIO_MODE_REG)
-			add_file(e.path, e.data, e.size);
+			add_file(e.path, e.data, e.size, e.mode);
 	if (r < 0)
 		kprintf("initrd: %s: malformed cpio archive at offset %u; "
 			"kept the files before it\n", what, (unsigned)off);
@@ -74,7 +75,7 @@ static void add_plain(const struct boot_module *m, const void *buf, uint32_t len
 	path[0] = '/';
 	memcpy(path + (w[0] == '/' ? 0 : 1), w, n);
 	path[n + (w[0] == '/' ? 0 : 1)] = '\0';
-	add_file(path, buf, len);
+	add_file(path, buf, len, CPIO_MODE_REG | 0755);    /* a program, most likely */
 }
 
 void initrd_init(void)

@@ -4,7 +4,10 @@
  * files become files at their archive paths, or any other file, which
  * becomes the file named by the first word of the module's string. The
  * files stay where the loader put them (pmm_init reserves the modules);
- * the table holds only their names, addresses and sizes. Read-only. */
+ * the table holds only their names, addresses, sizes and modes. At boot
+ * they are copied into the RAM file system (kernel/fs/initramfs.c), where
+ * programs see them; this table is the record of what the loader brought
+ * (the monitor's ls, the ktests). */
 #ifndef KERNEL_INITRD_H
 #define KERNEL_INITRD_H
 
@@ -17,6 +20,7 @@ struct initrd_file {
 	char path[CPIO_PATH_MAX];
 	const void *data;
 	uint32_t size;
+	uint32_t mode;              /* the archive's (type and permissions) */
 };
 
 void initrd_init(void);                         /* from bootinfo's modules */

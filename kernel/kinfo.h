@@ -5,8 +5,9 @@
  *                 and "cache NAME inuse N slabs N" for every object cache
  *   /proc/tasks   one line per task: tid tgid ppid state cpu exit_signal
  *                 comm and the bases of its three TLS descriptors (ps)
- *   /proc/files   "SIZE PATH" per initrd file (the shell's ls: Spindle has
- *                 no directory-reading call)
+ *   /proc/files   "SIZE PATH" per initrd file (no longer shown in /proc:
+ *                 ls reads directories; kernel/fs/proc.c mounts the two
+ *                 above as files)
  *
  * Each open takes a snapshot; reads then see that snapshot, like a file
  * of the initrd, so a test can read before and after a workload. */

@@ -11,6 +11,7 @@
 #include "kernel/clock.h"
 #include "kernel/console.h"
 #include "kernel/initrd.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/ktest.h"
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
@@ -78,6 +79,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	smp_init();             /* APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
 	clock_init();
 	time_init();
+	vfs_init();             /* the RAM file system, the initrd in it */
 	console_enable_input();
 	sti();
 	smp_boot_aps();
@@ -87,7 +89,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 
 	if (bootinfo.cmdline.ktest)
 		ktest_run(bootinfo.cmdline.ktest);
-	if (bootinfo.cmdline.monitor || !initrd_find(bootinfo.cmdline.init)) {
+	if (bootinfo.cmdline.monitor || !vfs_is_file(bootinfo.cmdline.init)) {
 		if (!bootinfo.cmdline.monitor)
 			kprintf("no %s in the initrd: starting the kernel monitor\n",
 				bootinfo.cmdline.init);

@@ -56,6 +56,7 @@ void task_init(void)
 	t->state = TASK_RUNNING;
 	task_init_links(t);
 	t->exit_signal = -1;
+	rlimit_init_defaults(t->rlim);
 	t->thread.esp0 = (uint32_t)t->ti + KSTACK_SIZE;
 }
 
@@ -80,6 +81,7 @@ struct task *task_alloc(void)
 	memset(t, 0, sizeof(*t));
 	memset(ti, 0, sizeof(*ti));
 	ti->task = t;
+	rlimit_init_defaults(t->rlim);
 	ti->magic = THREAD_INFO_MAGIC;
 	t->ti = ti;
 	task_init_links(t);

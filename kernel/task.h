@@ -15,6 +15,7 @@
 
 #include "lib/types.h"
 #include "lib/list.h"
+#include "lib/abi.h"
 #include "arch/i386/context.h"
 #include "arch/i386/thread_info.h"
 #include "arch/i386/trapframe.h"
@@ -34,6 +35,8 @@ enum task_state {
 
 struct mm;
 struct files;
+struct fs_struct;
+struct exe_link;
 
 struct task {
 	struct context *ctx;            /* saved by switch_context */
@@ -62,7 +65,12 @@ struct task {
 	/* resources */
 	struct mm *mm;                  /* NULL for kernel threads */
 	struct files *files;
+	struct fs_struct *fs;           /* cwd, umask (CLONE_FS shares it) */
+	struct exe_link *exe;           /* what execve ran: /proc/PID/exe */
 	struct sighand *sighand;
+	/* getrlimit/setrlimit: the process's, a copy in each of its
+	 * threads (kernel/fd.c); RLIMIT_NOFILE bounds the fd table */
+	struct rlimit rlim[RLIM_NLIMITS];
 
 	/* the family (kernel/exit.c); all under tasklist_lock */
 	struct task *parent;            /* who gets exit_signal and wait4s us */
@@ -119,6 +127,9 @@ void task_unhash_locked(struct task *t);    /* tasklist_lock held */
  * the departing leader (whose task_unhash_locked then leaves it to t).
  * tasklist_lock held. */
 void task_change_tid_locked(struct task *t, int tid);
+/* Linux's initial limits (kernel/fd.c): every new task starts with them,
+ * fork and clone then copy the parent's. */
+void rlimit_init_defaults(struct rlimit *r);
 /* Starts fn(arg) in a new kernel thread on the run queue. */
 struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
 

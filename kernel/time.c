@@ -19,6 +19,11 @@ void time_init(void)
 	boot_epoch_ns = rtc_read_epoch() * NSEC_PER_SEC;
 }
 
+uint64_t clock_realtime_ns(void)
+{
+	return boot_epoch_ns + clock_ns();
+}
+
 static int ts_to_ns(const struct timespec *ts, uint64_t *ns)
 {
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 || (uint64_t)ts->tv_nsec >= NSEC_PER_SEC)

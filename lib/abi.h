@@ -8,7 +8,7 @@
 
 #include "lib/errno.h"
 
-/* ---- System call numbers (abi.md section 3) ---- */
+/* ---- System call numbers (abi.md sections 3 and 9) ---- */
 #define SYS_exit             1
 #define SYS_fork             2
 #define SYS_read             3
@@ -16,24 +16,64 @@
 #define SYS_open             5
 #define SYS_close            6
 #define SYS_waitpid          7
+#define SYS_creat            8
+#define SYS_unlink          10
 #define SYS_execve          11
+#define SYS_chdir           12
+#define SYS_chmod           15
+#define SYS_lseek           19
 #define SYS_getpid          20
+#define SYS_access          33
 #define SYS_kill            37
+#define SYS_rename          38
+#define SYS_mkdir           39
+#define SYS_rmdir           40
+#define SYS_dup             41
+#define SYS_pipe            42
 #define SYS_brk             45
+#define SYS_ioctl           54
+#define SYS_fcntl           55
+#define SYS_umask           60
+#define SYS_dup2            63
 #define SYS_getppid         64
+#define SYS_setrlimit       75
+#define SYS_getrlimit       76
+#define SYS_symlink         83
+#define SYS_readlink        85
 #define SYS_munmap          91
+#define SYS_truncate        92
+#define SYS_ftruncate       93
+#define SYS_fchmod          94
 #define SYS_wait4          114
+#define SYS_fsync          118
 #define SYS_clone          120
 #define SYS_modify_ldt     123
 #define SYS_mprotect       125
+#define SYS_fchdir         133
+#define SYS__llseek        140
+#define SYS_readv          145
 #define SYS_writev         146
+#define SYS_fdatasync      148
 #define SYS_sched_yield    158
 #define SYS_nanosleep      162
 #define SYS_rt_sigreturn   173
 #define SYS_rt_sigaction   174
 #define SYS_rt_sigprocmask 175
+#define SYS_pread64        180
+#define SYS_pwrite64       181
+#define SYS_getcwd         183
+#define SYS_sendfile       187
+#define SYS_ugetrlimit     191
 #define SYS_mmap2          192
+#define SYS_truncate64     193
+#define SYS_ftruncate64    194
+#define SYS_stat64         195
+#define SYS_lstat64        196
+#define SYS_fstat64        197
+#define SYS_getdents64     220
+#define SYS_fcntl64        221
 #define SYS_gettid         224
+#define SYS_sendfile64     239
 #define SYS_futex          240
 #define SYS_sched_setaffinity 241
 #define SYS_sched_getaffinity 242
@@ -42,6 +82,19 @@
 #define SYS_exit_group     252
 #define SYS_clock_gettime  265
 #define SYS_tgkill         270
+#define SYS_openat         295
+#define SYS_mkdirat        296
+#define SYS_fstatat64      300
+#define SYS_unlinkat       301
+#define SYS_renameat       302
+#define SYS_symlinkat      304
+#define SYS_readlinkat     305
+#define SYS_fchmodat       306
+#define SYS_faccessat      307
+#define SYS_dup3           330
+#define SYS_pipe2          331
+#define SYS_prlimit64      340
+#define SYS_statx          383
 
 /* ---- clone flags (abi.md section 4; the seed's four are at the end) ---- */
 #define CSIGNAL          0x000000ff /* signal sent to the parent at exit */
@@ -54,6 +107,183 @@
 #define CLONE_SETTID     0x00100000 /* clone-settid: TID written to *ptid */
 #define CLONE_DETACHED   0x00200000 /* clone-detached-A1: no exit signal */
 #define CLONE_RELEASE_VM 0x00400000 /* user-vm-unlock-A2: 0 to newsp-4 */
+
+/* ---- files (abi.md section 9; Linux i386's values) ---- */
+#define O_RDONLY    00
+#define O_WRONLY    01
+#define O_RDWR      02
+#define O_ACCMODE   03
+#define O_CREAT     0100
+#define O_EXCL      0200
+#define O_NOCTTY    0400
+#define O_TRUNC     01000
+#define O_APPEND    02000
+#define O_NONBLOCK  04000
+#define O_DSYNC     010000
+#define O_LARGEFILE 0100000
+#define O_DIRECTORY 0200000
+#define O_NOFOLLOW  0400000
+#define O_NOATIME   01000000
+#define O_CLOEXEC   02000000
+#define O_SYNC      04010000
+#define O_PATH      010000000
+
+#define AT_FDCWD            (-100)  /* the *at calls: relative to the cwd */
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR        0x200   /* unlinkat */
+#define AT_EACCESS          0x200   /* faccessat */
+#define AT_SYMLINK_FOLLOW   0x400
+#define AT_NO_AUTOMOUNT     0x800
+#define AT_EMPTY_PATH       0x1000
+#define AT_STATX_SYNC_TYPE  0x6000
+
+#define F_DUPFD          0
+#define F_GETFD          1
+#define F_SETFD          2
+#define F_GETFL          3
+#define F_SETFL          4
+#define F_DUPFD_CLOEXEC  1030
+#define FD_CLOEXEC       1
+
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
+#define F_OK 0
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+
+#define FIONREAD 0x541b
+
+/* file types and permission bits (st_mode) */
+#define S_IFMT   0170000
+#define S_IFSOCK 0140000
+#define S_IFLNK  0120000
+#define S_IFREG  0100000
+#define S_IFBLK  0060000
+#define S_IFDIR  0040000
+#define S_IFCHR  0020000
+#define S_IFIFO  0010000
+#define S_ISUID  04000
+#define S_ISGID  02000
+#define S_ISVTX  01000
+#define S_ISREG(m)  (((m) & S_IFMT) == S_IFREG)
+#define S_ISDIR(m)  (((m) & S_IFMT) == S_IFDIR)
+#define S_ISCHR(m)  (((m) & S_IFMT) == S_IFCHR)
+#define S_ISLNK(m)  (((m) & S_IFMT) == S_IFLNK)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
+
+#define NAME_MAX 255            /* a path component, without its NUL */
+#define PIPE_BUF 4096           /* pipe writes up to this size are atomic */
+
+/* stat64, fstat64, lstat64, fstatat64: i386's struct stat64, packed as
+ * Linux declares it (the long longs sit at 4-byte offsets; its longs
+ * are written int here so that the host's unit tests agree). */
+struct stat64 {
+	unsigned long long st_dev;
+	unsigned char __pad0[4];
+	unsigned int __st_ino;         /* the low 32 bits of st_ino */
+	unsigned int st_mode;
+	unsigned int st_nlink;
+	unsigned int st_uid;
+	unsigned int st_gid;
+	unsigned long long st_rdev;
+	unsigned char __pad3[4];
+	long long st_size;
+	unsigned int st_blksize;
+	unsigned long long st_blocks;   /* 512-byte units */
+	unsigned int st_atime_sec;
+	unsigned int st_atime_nsec;
+	unsigned int st_mtime_sec;
+	unsigned int st_mtime_nsec;
+	unsigned int st_ctime_sec;
+	unsigned int st_ctime_nsec;
+	unsigned long long st_ino;
+} __attribute__((packed));
+_Static_assert(sizeof(struct stat64) == 96, "i386 struct stat64 is 96 bytes");
+
+struct statx_timestamp {
+	long long tv_sec;
+	unsigned int tv_nsec;
+	int __reserved;
+};
+
+struct statx {
+	unsigned int stx_mask;          /* what was filled in (STATX_*) */
+	unsigned int stx_blksize;
+	unsigned long long stx_attributes;
+	unsigned int stx_nlink;
+	unsigned int stx_uid;
+	unsigned int stx_gid;
+	unsigned short stx_mode;
+	unsigned short __spare0;
+	unsigned long long stx_ino;
+	unsigned long long stx_size;
+	unsigned long long stx_blocks;
+	unsigned long long stx_attributes_mask;
+	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	unsigned int stx_rdev_major, stx_rdev_minor;
+	unsigned int stx_dev_major, stx_dev_minor;
+	unsigned long long stx_mnt_id;
+	unsigned int stx_dio_mem_align, stx_dio_offset_align;
+	unsigned long long __spare3[12];
+} __attribute__((aligned(8)));
+_Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
+
+#define STATX_TYPE        0x001
+#define STATX_MODE        0x002
+#define STATX_NLINK       0x004
+#define STATX_UID         0x008
+#define STATX_GID         0x010
+#define STATX_ATIME       0x020
+#define STATX_MTIME       0x040
+#define STATX_CTIME       0x080
+#define STATX_INO         0x100
+#define STATX_SIZE        0x200
+#define STATX_BLOCKS      0x400
+#define STATX_BASIC_STATS 0x7ff
+#define STATX__RESERVED   0x80000000u
+
+/* getdents64's record; d_reclen rounds it up to 8 bytes. */
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;                /* where the next record starts */
+	unsigned short d_reclen;
+	unsigned char d_type;           /* DT_* */
+	char d_name[];
+} __attribute__((packed));
+#define DT_UNKNOWN 0
+#define DT_FIFO    1
+#define DT_CHR     2
+#define DT_DIR     4
+#define DT_REG     8
+#define DT_LNK     10
+
+/* ---- resource limits (getrlimit, setrlimit, ugetrlimit, prlimit64) ---- */
+#define RLIMIT_CPU     0
+#define RLIMIT_FSIZE   1
+#define RLIMIT_DATA    2
+#define RLIMIT_STACK   3
+#define RLIMIT_CORE    4
+#define RLIMIT_RSS     5
+#define RLIMIT_NPROC   6
+#define RLIMIT_NOFILE  7
+#define RLIMIT_MEMLOCK 8
+#define RLIMIT_AS      9
+#define RLIM_NLIMITS   16
+#define RLIM_INFINITY   (~0UL)
+#define RLIM64_INFINITY (~0ULL)
+
+struct rlimit {
+	unsigned long rlim_cur;
+	unsigned long rlim_max;
+};
+
+struct rlimit64 {
+	unsigned long long rlim_cur;
+	unsigned long long rlim_max;
+};
 
 /* ---- wait4 options ---- */
 #define WNOHANG   0x00000001

@@ -94,7 +94,8 @@ SHELL_SCRIPT = [
     ("$ ", "echo 'a  b' \"c$?d\" \\#x   # a comment\n"),
     ("$ ", "\n"),
     ("$ ", "   # only a comment\n"),
-    ("$ ", "ls\n"),
+    ("$ ", "ls /bin\n"),
+    ("$ ", "ls /etc/motd\n"),
     ("$ ", "cat /etc/motd\n"),
     ("$ ", "ps\n"),
     ("$ ", "nosuchprog\n"),
@@ -116,7 +117,7 @@ PS_ROW = r"^\s*{pid}\s+{tgid}\s+{ppid}\s+[RSDZ]\s+\d+\s+17\s+{comm}\s+0x[0-9a-f]
 SHELL_EXPECT = [
     ("echo", r"^hello$"),
     ("quoting, $? and comments", r"^a  b c0d #x$"),
-    ("ls lists /bin/sh", r"^\s*\d+ /bin/sh$"),
+    ("ls /bin lists sh", r"^\s*\d+ sh$"),
     ("ls lists /etc/motd", r"^\s*\d+ /etc/motd$"),
     ("cat /etc/motd", r"^Welcome to Spindle"),
     ("ps header", r"^\s*TID\s+TGID\s+PPID\s+STATE\s+CPU\s+EXITSIG\s+COMM\s+TLS6\s+TLS7\s+TLS8$"),
@@ -154,6 +155,57 @@ def shell_session(smp):
         bad = "unexpected shell errors: %s" % errors
     if not bad and b.code != qemu_code(3):
         bad = "QEMU exit %d, want %d (exit 3)" % (b.code, qemu_code(3))
+    return [(name, bad, b.tail(40) if bad else None)]
+
+
+# Files through the shell: cd, redirections, pipes, ls, mkdir, mv, rm.
+SHELL_FILES_SCRIPT = [
+    ("$ ", "mkdir /work\n"),
+    ("$ ", "cd /work\n"),
+    ("$ ", "pwd\n"),
+    ("$ ", "echo one > f\n"),
+    ("$ ", "echo two >>f\n"),
+    ("$ ", "cat < f\n"),
+    ("$ ", "echo hello pipes | cat | cat\n"),
+    ("$ ", "ls /bin | cat > list\n"),
+    ("$ ", "cat list\n"),
+    ("$ ", "mv f g\n"),
+    ("$ ", "ls\n"),
+    ("$ ", "cat g | cat > /dev/null\n"),
+    ("$ ", "echo piped=$?\n"),
+    ("$ ", "rm g list\n"),
+    ("$ ", "cd ..\n"),
+    ("$ ", "rm -d /work\n"),
+    ("$ ", "ls /work\n"),
+    ("$ ", "cd /nowhere\n"),
+    ("$ ", "cat < /nowhere\n"),
+    ("$ ", "echo status=$?\n"),
+    ("$ ", "echo x |\n"),
+    ("$ ", "exit 4\n"),
+]
+SHELL_FILES_EXPECT = [
+    ("pwd after cd", r"^/work$"),
+    ("> then >> then <", r"^one\r?\n\s*two$"),
+    ("a pipeline of three", r"^hello pipes$"),
+    ("ls /bin | cat > list, then cat list", r"^\s*\d+ sh$"),
+    ("ls after mv", r"^\s+8 g$"),
+    ("ls lists the file ls wrote", r"^\s*\d+ list$"),
+    ("a pipeline's status", r"^piped=0$"),
+    ("rm -d removed the directory", r"^ls: /work: No such file or directory$"),
+    ("cd to a missing directory", r"^sh: cd: /nowhere: No such file or directory$"),
+    ("< from a missing file", r"^sh: /nowhere: No such file or directory$"),
+    ("the failed redirection's status", r"^status=1$"),
+    ("a pipe with no command after it", r"^sh: syntax error: '\|' needs a command on each side$"),
+    ("exit 4 ends init", r"^init exited with status 4$"),
+]
+
+
+def shell_files(smp):
+    name = "smp%d/shell.files" % smp
+    b = run_qemu(qemu_kernel_cmd(smp, ""), stdin_script=SHELL_FILES_SCRIPT)
+    bad = b.problem() or check_in_order(b.out, SHELL_FILES_EXPECT)
+    if not bad and b.code != qemu_code(4):
+        bad = "QEMU exit %d, want %d (exit 4)" % (b.code, qemu_code(4))
     return [(name, bad, b.tail(40) if bad else None)]
 
 

@@ -13,7 +13,7 @@ Runs, in order, and prints one line per test, `PASS name` or
                the kernel monitor driven through the serial console
   smpN/console.tty_typeahead, smpN/console.tty_typeahead_at_boot
                6 KB typed ahead of the shell in one write: none of it lost
-  smpN/shell.session, smpN/shell.eof, smpN/shell.oom
+  smpN/shell.session, smpN/shell.eof, smpN/shell.oom, smpN/shell.files
                /bin/sh (run by /bin/init) driven through the console: a
                script of commands and their output; Ctrl-D ends it;
                memhog killed by the out-of-memory policy, the shell alive
@@ -56,7 +56,7 @@ import sys
 from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
-from console import monitor_session, shell_eof, shell_oom, shell_session, tty_typeahead
+from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from bench_check import bench_smp_repeats
 from docs_examples import outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
@@ -366,6 +366,7 @@ def main():
         jobs.append(("smp%d/shell.session" % smp, shell_session, (smp,)))
         jobs.append(("smp%d/shell.eof" % smp, shell_eof, (smp,)))
         jobs.append(("smp%d/shell.oom" % smp, shell_oom, (smp,)))
+        jobs.append(("smp%d/shell.files" % smp, shell_files, (smp,)))
         for t in user_tests:
             for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
                 jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t, cpu, argv)))

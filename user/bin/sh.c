@@ -1,212 +1,61 @@
-/* user/bin/sh.c - Spindle's shell: one command a line.
+/* user/bin/sh.c - Spindle's shell: one pipeline a line.
  *
  *   sh                  reads commands from the console, prompt "$ "
  *   sh FILE [ARG...]    reads them from FILE (no prompt)
  *   sh -c LINE          runs the one line LINE
  *
- * The grammar, a small subset of the POSIX shell's:
+ * The grammar, a small subset of the POSIX shell's (user/bin/sh/parse.c):
  *
- *   line    := blank* [ word (blank+ word)* ] blank* [ '&' blank* ] [ comment ]
- *   comment := '#' up to the end of the line (only where a word may start)
- *   word    := one or more of, with nothing between them:
- *                plain     any bytes but blank, quote, '\', '$', '&'
- *                '...'     taken as it is
- *                "..."     with $ expansions; \" \\ \$ stand for " \ $
- *                \c        the byte c
- *                $?        the status of the last command
- *                $$        the shell's pid
- *                $NAME, ${NAME}   the environment variable (empty if unset)
+ *   line     := blank* [ pipeline ] blank* [ '&' blank* ] [ comment ]
+ *   pipeline := command ( '|' command )*
+ *   command  := ( word | redirect )+   (at least one word)
+ *   redirect := '<' word | '>' word | '>>' word
+ *   comment  := '#' up to the end of the line (only where a word may start)
+ *   word     := one or more of, with nothing between them:
+ *                 plain     any bytes but blank, quote, '\', '$', '&', '|', '<', '>'
+ *                 '...'     taken as it is
+ *                 "..."     with $ expansions; \" \\ \$ stand for " \ $
+ *                 \c        the byte c
+ *                 $?        the status of the last command
+ *                 $$        the shell's pid
+ *                 $NAME, ${NAME}   the environment variable (empty if unset)
  *
- * There is no field splitting, globbing, redirection or pipe (Spindle
- * has no pipes); a word that an unquoted expansion left empty is
- * dropped. A trailing '&' runs the command in the background: the shell
- * prints [PID] and goes on. Finished background jobs are reported as
+ * There is no field splitting or globbing; a word that an unquoted
+ * expansion left empty is dropped. `< FILE` reads stdin from FILE, `>
+ * FILE` writes stdout to it (created, or emptied), `>> FILE` appends.
+ * In a pipeline each command is its own process, its stdout the next
+ * one's stdin; the pipeline's status is the last command's. A trailing
+ * '&' runs the pipeline in the background: the shell prints [PID] (the
+ * last command's) and goes on. Finished background jobs are reported as
  * "[PID] Done" (or "[PID] Exit N", or the signal) before the next
  * prompt, or by `wait`.
  *
  * A command is a builtin (help lists them) or a program: a name with a
  * '/' is a path, any other name is looked up in $PATH (default /bin).
- * It runs with fork, execve and wait4. Its status becomes $?: its exit
- * code, or 128 + the signal that killed it (the shell also prints the
- * signal's name); 127 if it was not found, 126 if it could not run.
+ * It runs with fork, execve and wait4. A builtin runs in the shell itself
+ * (its redirections last for it only), or in a child process of its own
+ * when it is part of a pipeline. The status becomes $?: the exit code,
+ * or 128 + the signal that killed it (the shell also prints the
+ * signal's name); 127 if it was not found, 126 if it could not run, 1
+ * if a redirection failed.
  *
  * End of input (Ctrl-D at the start of a line on the console) ends the
  * shell with the status of the last command, as `exit` does. The
  * console has no Ctrl-C (the tty sends no signals): a program that
  * does not end is stopped by exiting QEMU. */
+#include "sh/sh.h"
 #include "stdio.h"
 #include "stdlib.h"
 #include "string.h"
-#include "ctype.h"
 #include "errno.h"
+#include "fcntl.h"
 #include "unistd.h"
 #include "sys/wait.h"
 
 #define LINE_MAX 1024       /* a console line is at most 511 bytes */
-#define WORDS_MAX 64
-#define STORE_MAX 4096      /* the words of one line, after expansion */
 #define JOBS_MAX 32
-#define FILES_LIST "/proc/files"
 
-static int last_status;
-
-/* ---------------------------------------------------------------- parsing */
-
-struct command {
-	int argc;
-	char *argv[WORDS_MAX + 1];
-	bool background;
-};
-
-/* Where the words of a line are built. */
-struct store {
-	char buf[STORE_MAX];
-	size_t len;
-	bool overflow;
-};
-
-static void put(struct store *s, char c)
-{
-	if (s->len < sizeof(s->buf))
-		s->buf[s->len++] = c;
-	else
-		s->overflow = true;
-}
-
-static void put_str(struct store *s, const char *str)
-{
-	while (*str)
-		put(s, *str++);
-}
-
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static bool name_char(char c, bool first)
-{
-	return c == '_' || isalpha((unsigned char)c) || (!first && isdigit((unsigned char)c));
-}
-
-/* Expands the $ at p into s; returns what follows it. A '$' that starts
- * no expansion stays a '$'. */
-static const char *expand(const char *p, struct store *s)
-{
-	char num[16], name[64];
-	size_t n = 0;
-
-	if (p[1] == '?' || p[1] == '$') {
-		snprintf(num, sizeof(num), "%d", p[1] == '?' ? last_status : getpid());
-		put_str(s, num);
-		return p + 2;
-	}
-	if (p[1] == '{') {
-		const char *close = strchr(p + 2, '}');
-		if (!close || close == p + 2 || (size_t)(close - p - 2) >= sizeof(name)) {
-			put(s, '$');
-			return p + 1;
-		}
-		memcpy(name, p + 2, (size_t)(close - p - 2));
-		name[close - p - 2] = '\0';
-		p = close + 1;
-	} else if (name_char(p[1], true)) {
-		for (p++; name_char(*p, false) && n < sizeof(name) - 1; p++)
-			name[n++] = *p;
-		name[n] = '\0';
-	} else {
-		put(s, '$');
-		return p + 1;
-	}
-	const char *value = getenv(name);
-	if (value)
-		put_str(s, value);
-	return p;
-}
-
-/* Splits line into c's words (in s); false, with a message, on a syntax
- * error. */
-static bool parse(const char *line, struct command *c, struct store *s)
-{
-	const char *p = line;
-
-	c->argc = 0;
-	c->background = false;
-	s->len = 0;
-	s->overflow = false;
-	for (;;) {
-		while (blank(*p))
-			p++;
-		if (!*p || *p == '#')
-			break;
-		if (*p == '&') {
-			for (p++; blank(*p); p++)
-				;
-			if ((*p && *p != '#') || c->argc == 0) {
-				fprintf(stderr, "sh: syntax error: '&' ends a command\n");
-				return false;
-			}
-			c->background = true;
-			break;
-		}
-		if (c->argc == WORDS_MAX) {
-			fprintf(stderr, "sh: too many words (at most %d)\n", WORDS_MAX);
-			return false;
-		}
-
-		size_t start = s->len;
-		bool quoted = false;
-		while (*p && !blank(*p) && *p != '&') {
-			if (*p == '\'') {
-				const char *close = strchr(p + 1, '\'');
-				if (!close) {
-					fprintf(stderr, "sh: syntax error: no closing '\n");
-					return false;
-				}
-				for (p++; p < close; p++)
-					put(s, *p);
-				p++;
-				quoted = true;
-			} else if (*p == '"') {
-				for (p++; *p && *p != '"';) {
-					if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$')) {
-						put(s, p[1]);
-						p += 2;
-					} else if (*p == '$') {
-						p = expand(p, s);
-					} else {
-						put(s, *p++);
-					}
-				}
-				if (!*p) {
-					fprintf(stderr, "sh: syntax error: no closing \"\n");
-					return false;
-				}
-				p++;
-				quoted = true;
-			} else if (*p == '\\') {
-				if (p[1] && p[1] != '\n')
-					put(s, p[1]);
-				p += p[1] ? 2 : 1;
-				quoted = true;
-			} else if (*p == '$') {
-				p = expand(p, s);
-			} else {
-				put(s, *p++);
-			}
-		}
-		if (s->len == start && !quoted)
-			continue;           /* an empty expansion: no word */
-		put(s, '\0');
-		if (s->overflow) {
-			fprintf(stderr, "sh: line too long after expansion\n");
-			return false;
-		}
-		c->argv[c->argc++] = s->buf + start;
-	}
-	c->argv[c->argc] = NULL;
-	return true;
-}
+int last_status;
 
 /* ---------------------------------------------------------------- jobs */
 
@@ -292,33 +141,114 @@ static void __attribute__((noreturn)) exec_command(char **argv)
 	_exit(126);
 }
 
-static int run_program(struct command *c)
+/* Opens c's redirections onto fds 0 and 1; false, with a message, if a
+ * file cannot be opened (what was done so far stays). */
+static bool redirect(const struct command *c)
 {
-	pid_t pid;
-	int st;
-
-	fflush(stdout);         /* the child must not inherit pending output */
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "sh: fork: %s\n", strerror(errno));
-		return 126;
+	if (c->in) {
+		int fd = open(c->in, O_RDONLY);
+		if (fd < 0) {
+			fprintf(stderr, "sh: %s: %s\n", c->in, strerror(errno));
+			return false;
+		}
+		dup2(fd, 0);
+		close(fd);
 	}
-	if (pid == 0)
-		exec_command(c->argv);
-	if (c->background) {
-		if (njobs < JOBS_MAX)
-			jobs[njobs++] = pid;
-		printf("[%d]\n", pid);
+	if (c->out) {
+		int fd = open(c->out, O_WRONLY | O_CREAT | (c->append ? O_APPEND : O_TRUNC), 0666);
+		if (fd < 0) {
+			fprintf(stderr, "sh: %s: %s\n", c->out, strerror(errno));
+			return false;
+		}
+		dup2(fd, 1);
+		close(fd);
+	}
+	return true;
+}
+
+static const struct builtin *find_builtin(const char *name);
+static int run_builtin(const struct builtin *b, struct command *c);
+
+/* Starts the commands of p, each in a child joined to the next by a
+ * pipe; returns how many started (pids[]), the rest were not. */
+static int start_pipeline(struct pipeline *p, pid_t *pids)
+{
+	int in = -1, started = 0;
+
+	fflush(stdout);         /* the children must not inherit pending output */
+	for (int i = 0; i < p->n; i++) {
+		int fds[2] = { -1, -1 };
+		pid_t pid;
+
+		if (i + 1 < p->n && pipe(fds) < 0) {
+			fprintf(stderr, "sh: pipe: %s\n", strerror(errno));
+			break;
+		}
+		pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "sh: fork: %s\n", strerror(errno));
+			close(fds[0]);
+			close(fds[1]);
+			break;
+		}
+		if (pid == 0) {
+			const struct builtin *b = find_builtin(p->cmd[i].argv[0]);
+			if (in >= 0) {
+				dup2(in, 0);
+				close(in);
+			}
+			if (fds[1] >= 0) {
+				dup2(fds[1], 1);
+				close(fds[1]);
+				close(fds[0]);
+			}
+			if (!redirect(&p->cmd[i]))
+				_exit(1);
+			if (b) {
+				int st = run_builtin(b, &p->cmd[i]);
+				fflush(stdout);
+				_exit(st);
+			}
+			exec_command(p->cmd[i].argv);
+		}
+		pids[started++] = pid;
+		if (in >= 0)
+			close(in);
+		in = fds[0];
+		if (fds[1] >= 0)
+			close(fds[1]);
+	}
+	if (in >= 0)
+		close(in);
+	return started;
+}
+
+static int run_pipeline(struct pipeline *p)
+{
+	pid_t pids[PIPE_MAX];
+	int n = start_pipeline(p, pids), st = 0, status = 126;
+
+	if (n == 0)
+		return 126;
+	if (p->background) {
+		for (int i = 0; i < n && njobs < JOBS_MAX; i++)
+			jobs[njobs++] = pids[i];
+		printf("[%d]\n", pids[n - 1]);
 		return 0;
 	}
-	while (wait4(pid, &st, 0, NULL) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "sh: wait4: %s\n", strerror(errno));
-			return 126;
+	for (int i = 0; i < n; i++) {
+		while (wait4(pids[i], &st, 0, NULL) < 0)
+			if (errno != EINTR) {
+				fprintf(stderr, "sh: wait4: %s\n", strerror(errno));
+				return 126;
+			}
+		if (i == n - 1) {
+			if (!WIFEXITED(st))
+				fprintf(stderr, "%s\n", strsignal(WTERMSIG(st)));
+			status = n == p->n ? status_code(st) : 126;
 		}
-	if (!WIFEXITED(st))
-		fprintf(stderr, "%s\n", strsignal(WTERMSIG(st)));
-	return status_code(st);
+	}
+	return status;
 }
 
 /* ---------------------------------------------------------------- builtins */
@@ -369,56 +299,34 @@ static int b_wait(int argc, char **argv)
 	return 0;
 }
 
-/* Does path lie under (or is it) dir? "/" holds everything. */
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
 
-	while (n > 1 && dir[n - 1] == '/')
-		n--;                    /* "/bin/" is "/bin" */
-	if (n == 1 && dir[0] == '/')
-		return true;
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+static int b_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("HOME");
+
+	if (argc > 2) {
+		fprintf(stderr, "sh: cd: too many arguments\n");
+		return 2;
+	}
+	if (chdir(dir && *dir ? dir : "/") < 0) {
+		fprintf(stderr, "sh: cd: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
-/* The initrd's files ("SIZE PATH" lines of /proc/files): all of them, or
- * those under each PATH argument. Spindle has no directories to read,
- * so this is the only way to see what is there. */
-static int b_ls(int argc, char **argv)
+static int b_pwd(int argc, char **argv)
 {
-	char line[320];
-	int rc = 0;
+	char buf[512];
 
-	for (int a = argc > 1 ? 1 : 0; a < argc; a++) {
-		const char *dir = argc > 1 ? argv[a] : "/";
-		FILE *f = fopen(FILES_LIST, "r");
-		bool found = false;
-
-		if (!f) {
-			fprintf(stderr, "ls: cannot open %s: %s (the kernel lists its files there)\n",
-				FILES_LIST, strerror(errno));
-			return 1;
-		}
-		while (fgets(line, sizeof(line), f)) {
-			char *end, *path;
-			unsigned long size = strtoul(line, &end, 10);
-
-			if (end == line || *end != ' ')
-				continue;       /* not a "SIZE PATH" line */
-			path = end + 1;
-			path[strcspn(path, "\n")] = '\0';
-			if (!under(path, dir))
-				continue;
-			printf("%8lu %s\n", size, path);
-			found = true;
-		}
-		fclose(f);
-		if (!found && argc > 1) {
-			fprintf(stderr, "ls: %s: %s\n", dir, strerror(ENOENT));
-			rc = 1;
-		}
+	(void)argc;
+	(void)argv;
+	if (!getcwd(buf, sizeof(buf))) {
+		fprintf(stderr, "sh: pwd: %s\n", strerror(errno));
+		return 1;
 	}
-	return rc;
+	printf("%s\n", buf);
+	return 0;
 }
 
 static const struct builtin {
@@ -426,10 +334,11 @@ static const struct builtin {
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 } builtins[] = {
+	{ "cd",   b_cd,   "cd [DIR]              change the working directory (default $HOME)" },
 	{ "echo", b_echo, "echo [-n] [WORD...]   print the words" },
 	{ "exit", b_exit, "exit [N]              leave the shell with status N (default $?)" },
 	{ "help", b_help, "help                  this list" },
-	{ "ls",   b_ls,   "ls [PATH...]          the initrd's files (under PATH), with sizes" },
+	{ "pwd",  b_pwd,  "pwd                   print the working directory" },
 	{ "wait", b_wait, "wait                  wait for every background job" },
 };
 #define NBUILTINS (int)(sizeof(builtins) / sizeof(builtins[0]))
@@ -438,14 +347,45 @@ static int b_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Spindle sh: one command a line; PROGRAM [ARG...] runs /bin/PROGRAM.\n"
+	printf("Spindle sh: one pipeline a line; PROGRAM [ARG...] runs /bin/PROGRAM.\n"
+	       "  CMD | CMD   a pipe    < FILE  > FILE  >> FILE   redirections\n"
 	       "  CMD &    in the background      # comment\n"
 	       "  'x y'  \"$NAME\"  \\c  quoting     $? last status, $$ pid, $NAME env\n"
 	       "Builtins:\n");
 	for (int i = 0; i < NBUILTINS; i++)
 		printf("  %s\n", builtins[i].usage);
-	printf("Programs: ls /bin. Ctrl-D at the start of a line ends the shell.\n");
+	printf("Programs: ls /bin (ls, cat, mkdir, rm, mv ...). "
+	       "Ctrl-D at the start of a line ends the shell.\n");
 	return 0;
+}
+
+static const struct builtin *find_builtin(const char *name)
+{
+	for (int i = 0; i < NBUILTINS; i++)
+		if (strcmp(name, builtins[i].name) == 0)
+			return &builtins[i];
+	return NULL;
+}
+
+static int run_builtin(const struct builtin *b, struct command *c)
+{
+	return b->fn(c->argc, c->argv);
+}
+
+/* A builtin alone: in the shell, its redirections undone afterwards. */
+static int builtin_here(const struct builtin *b, struct command *c)
+{
+	int saved_in = dup(0), saved_out = dup(1), st = 1;
+
+	fflush(stdout);
+	if (redirect(c))
+		st = run_builtin(b, c);
+	fflush(stdout);
+	dup2(saved_in, 0);
+	dup2(saved_out, 1);
+	close(saved_in);
+	close(saved_out);
+	return st;
 }
 
 /* ---------------------------------------------------------------- main */
@@ -453,22 +393,20 @@ static int b_help(int argc, char **argv)
 static void run_line(const char *line)
 {
 	static struct store store;
-	struct command c;
+	static struct pipeline p;
+	const struct builtin *b;
 
-	if (!parse(line, &c, &store)) {
+	if (!parse(line, &p, &store)) {
 		last_status = 2;
 		return;
 	}
-	if (c.argc == 0)
+	if (p.n == 0)
 		return;                 /* blank, or only a comment */
-	for (int i = 0; i < NBUILTINS; i++)
-		if (strcmp(c.argv[0], builtins[i].name) == 0) {
-			/* in the shell itself, '&' or not */
-			last_status = builtins[i].fn(c.argc, c.argv);
-			fflush(stdout);
-			return;
-		}
-	last_status = run_program(&c);
+	/* A builtin alone runs in the shell itself, '&' or not. */
+	if (p.n == 1 && (b = find_builtin(p.cmd[0].argv[0])) != NULL)
+		last_status = builtin_here(b, &p.cmd[0]);
+	else
+		last_status = run_pipeline(&p);
 }
 
 int main(int argc, char **argv)

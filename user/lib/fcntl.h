@@ -1,14 +1,14 @@
-/* user/lib/fcntl.h - open(2). Spindle's files are read-only (abi.md
- * section 3); the flag values are Linux's. */
+/* user/lib/fcntl.h - open(2) and fcntl(2); the O_*, F_* and AT_* values
+ * are Linux's, from lib/abi.h. */
 #ifndef USER_FCNTL_H
 #define USER_FCNTL_H
 
-#ifndef O_RDONLY
-#define O_RDONLY 0
-#define O_WRONLY 1
-#define O_RDWR   2
-#endif
+#include "sys/types.h"
+#include "lib/abi.h"
 
-int open(const char *path, int flags);
+int open(const char *path, int flags, ...);     /* mode_t mode with O_CREAT */
+int openat(int dirfd, const char *path, int flags, ...);
+int creat(const char *path, mode_t mode);
+int fcntl(int fd, int cmd, ...);                /* one int or pointer argument */
 
 #endif

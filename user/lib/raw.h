@@ -29,7 +29,10 @@ static inline long raw_exit(int code) { return RAW1(SYS_exit, code); }
 static inline long raw_fork(void) { return RAW0(SYS_fork); }
 static inline long raw_read(int fd, void *buf, size_t n) { return RAW3(SYS_read, fd, buf, n); }
 static inline long raw_write(int fd, const void *buf, size_t n) { return RAW3(SYS_write, fd, buf, n); }
-static inline long raw_open(const char *path, int flags) { return RAW2(SYS_open, path, flags); }
+/* open with O_CREAT makes mode 0666 (less the umask); raw_open3 says. */
+static inline long raw_open(const char *path, int flags) { return RAW3(SYS_open, path, flags, 0666); }
+static inline long raw_open3(const char *path, int flags, unsigned mode)
+{ return RAW3(SYS_open, path, flags, mode); }
 static inline long raw_close(int fd) { return RAW1(SYS_close, fd); }
 static inline long raw_waitpid(pid_t pid, int *status, int options)
 { return RAW3(SYS_waitpid, pid, status, options); }
@@ -79,5 +82,73 @@ static inline long raw_clock_gettime(clockid_t clk, struct timespec *ts)
 { return RAW2(SYS_clock_gettime, clk, ts); }
 static inline long raw_tgkill(pid_t tgid, pid_t tid, int sig)
 { return RAW3(SYS_tgkill, tgid, tid, sig); }
+
+/* ---- files (abi.md section 9) ---- */
+struct stat64;
+struct statx;
+struct rlimit;
+struct rlimit64;
+static inline long raw_openat(int dirfd, const char *path, int flags, unsigned mode)
+{ return RAW4(SYS_openat, dirfd, path, flags, mode); }
+static inline long raw_creat(const char *path, unsigned mode) { return RAW2(SYS_creat, path, mode); }
+static inline long raw_lseek(int fd, long off, int whence) { return RAW3(SYS_lseek, fd, off, whence); }
+static inline long raw__llseek(int fd, unsigned long hi, unsigned long lo, long long *res, int whence)
+{ return RAW5(SYS__llseek, fd, hi, lo, res, whence); }
+static inline long raw_pread64(int fd, void *buf, size_t n, long long off)
+{ return RAW5(SYS_pread64, fd, buf, n, (unsigned long)off, (unsigned long)(off >> 32)); }
+static inline long raw_pwrite64(int fd, const void *buf, size_t n, long long off)
+{ return RAW5(SYS_pwrite64, fd, buf, n, (unsigned long)off, (unsigned long)(off >> 32)); }
+static inline long raw_readv(int fd, const struct iovec *iov, int iovcnt)
+{ return RAW3(SYS_readv, fd, iov, iovcnt); }
+static inline long raw_stat64(const char *path, struct stat64 *st) { return RAW2(SYS_stat64, path, st); }
+static inline long raw_lstat64(const char *path, struct stat64 *st) { return RAW2(SYS_lstat64, path, st); }
+static inline long raw_fstat64(int fd, struct stat64 *st) { return RAW2(SYS_fstat64, fd, st); }
+static inline long raw_fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
+{ return RAW4(SYS_fstatat64, dirfd, path, st, flags); }
+static inline long raw_statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *sx)
+{ return RAW5(SYS_statx, dirfd, path, flags, mask, sx); }
+static inline long raw_getdents64(int fd, void *buf, size_t n) { return RAW3(SYS_getdents64, fd, buf, n); }
+static inline long raw_mkdir(const char *path, unsigned mode) { return RAW2(SYS_mkdir, path, mode); }
+static inline long raw_mkdirat(int dirfd, const char *path, unsigned mode)
+{ return RAW3(SYS_mkdirat, dirfd, path, mode); }
+static inline long raw_rmdir(const char *path) { return RAW1(SYS_rmdir, path); }
+static inline long raw_unlink(const char *path) { return RAW1(SYS_unlink, path); }
+static inline long raw_unlinkat(int dirfd, const char *path, int flags)
+{ return RAW3(SYS_unlinkat, dirfd, path, flags); }
+static inline long raw_rename(const char *from, const char *to) { return RAW2(SYS_rename, from, to); }
+static inline long raw_renameat(int ofd, const char *from, int nfd, const char *to)
+{ return RAW4(SYS_renameat, ofd, from, nfd, to); }
+static inline long raw_symlink(const char *target, const char *path) { return RAW2(SYS_symlink, target, path); }
+static inline long raw_readlink(const char *path, char *buf, size_t n) { return RAW3(SYS_readlink, path, buf, n); }
+static inline long raw_readlinkat(int dirfd, const char *path, char *buf, size_t n)
+{ return RAW4(SYS_readlinkat, dirfd, path, buf, n); }
+static inline long raw_chdir(const char *path) { return RAW1(SYS_chdir, path); }
+static inline long raw_fchdir(int fd) { return RAW1(SYS_fchdir, fd); }
+static inline long raw_getcwd(char *buf, size_t n) { return RAW2(SYS_getcwd, buf, n); }
+static inline long raw_access(const char *path, int mode) { return RAW2(SYS_access, path, mode); }
+static inline long raw_faccessat(int dirfd, const char *path, int mode)
+{ return RAW3(SYS_faccessat, dirfd, path, mode); }
+static inline long raw_dup(int fd) { return RAW1(SYS_dup, fd); }
+static inline long raw_dup2(int fd, int fd2) { return RAW2(SYS_dup2, fd, fd2); }
+static inline long raw_dup3(int fd, int fd2, int flags) { return RAW3(SYS_dup3, fd, fd2, flags); }
+static inline long raw_fcntl64(int fd, int cmd, long arg) { return RAW3(SYS_fcntl64, fd, cmd, arg); }
+static inline long raw_ioctl(int fd, unsigned cmd, long arg) { return RAW3(SYS_ioctl, fd, cmd, arg); }
+static inline long raw_pipe(int fds[2]) { return RAW1(SYS_pipe, fds); }
+static inline long raw_pipe2(int fds[2], int flags) { return RAW2(SYS_pipe2, fds, flags); }
+static inline long raw_umask(unsigned mask) { return RAW1(SYS_umask, mask); }
+static inline long raw_chmod(const char *path, unsigned mode) { return RAW2(SYS_chmod, path, mode); }
+static inline long raw_fchmod(int fd, unsigned mode) { return RAW2(SYS_fchmod, fd, mode); }
+static inline long raw_truncate64(const char *path, long long len)
+{ return RAW3(SYS_truncate64, path, (unsigned long)len, (unsigned long)(len >> 32)); }
+static inline long raw_ftruncate64(int fd, long long len)
+{ return RAW3(SYS_ftruncate64, fd, (unsigned long)len, (unsigned long)(len >> 32)); }
+static inline long raw_fsync(int fd) { return RAW1(SYS_fsync, fd); }
+static inline long raw_sendfile64(int out, int in, long long *off, size_t n)
+{ return RAW4(SYS_sendfile64, out, in, off, n); }
+static inline long raw_ugetrlimit(int res, struct rlimit *r) { return RAW2(SYS_ugetrlimit, res, r); }
+static inline long raw_getrlimit(int res, struct rlimit *r) { return RAW2(SYS_getrlimit, res, r); }
+static inline long raw_setrlimit(int res, const struct rlimit *r) { return RAW2(SYS_setrlimit, res, r); }
+static inline long raw_prlimit64(pid_t pid, int res, const struct rlimit64 *n, struct rlimit64 *o)
+{ return RAW4(SYS_prlimit64, pid, res, n, o); }
 
 #endif

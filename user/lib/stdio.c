@@ -108,6 +108,12 @@ int __stdio_put(FILE *f, char c)
 		f->flags |= F_ERR;
 		return EOF;
 	}
+	if (f->rpos < f->rlen) {
+		/* "+" streams: writing after reading starts where the
+		 * program is, not where the read-ahead left the fd. */
+		lseek(f->fd, -(off_t)(f->rlen - f->rpos), SEEK_CUR);
+		f->rpos = f->rlen = 0;
+	}
 	if (f->wlen == f->size &&
 	    ((f->flags & F_MEM) ? mem_grow(f, f->size + 1) : __stdio_flush(f)))
 		return EOF;
@@ -293,6 +299,8 @@ static int get_unlocked(FILE *f)
 		f->flags |= F_ERR;
 		return EOF;
 	}
+	if ((f->flags & F_WRITE) && f->wlen && __stdio_flush(f))
+		return EOF;             /* "+": reading after writing */
 	if (f->rpos == f->rlen && refill(f) != 1)
 		return EOF;
 	return (unsigned char)f->buf[f->rpos++];
@@ -386,17 +394,34 @@ size_t fread(void *p, size_t size, size_t n, FILE *f)
 
 /* ---- the stream itself ---- */
 
+/* C11 7.21.5.3's modes: "r" reads, "w" empties or creates and writes,
+ * "a" appends (every write at the end: O_APPEND); "+" both reads and
+ * writes; 'b' means nothing; 'e' is O_CLOEXEC and 'x' O_EXCL (glibc's). */
 FILE *fopen(const char *path, const char *mode)
 {
+	int flags, fd;
+	unsigned rw;
 	FILE *f;
-	int fd;
 
-	if (mode[0] != 'r' || strchr(mode, '+')) {
-		/* Spindle's files are read-only (abi.md section 3). */
-		errno = mode[0] == 'w' || mode[0] == 'a' || strchr(mode, '+') ? EROFS : EINVAL;
+	switch (mode[0]) {
+	case 'r': flags = O_RDONLY; rw = F_READ; break;
+	case 'w': flags = O_WRONLY | O_CREAT | O_TRUNC; rw = F_WRITE; break;
+	case 'a': flags = O_WRONLY | O_CREAT | O_APPEND; rw = F_WRITE; break;
+	default:
+		errno = EINVAL;
 		return NULL;
 	}
-	fd = open(path, O_RDONLY);
+	for (const char *m = mode + 1; *m; m++) {
+		if (*m == '+') {
+			flags = (flags & ~O_ACCMODE) | O_RDWR;
+			rw = F_READ | F_WRITE;
+		} else if (*m == 'e') {
+			flags |= O_CLOEXEC;
+		} else if (*m == 'x') {
+			flags |= O_EXCL;
+		}
+	}
+	fd = open(path, flags, 0666);
 	if (fd < 0)
 		return NULL;
 	f = calloc(1, sizeof(*f) + BUFSIZ);
@@ -405,7 +430,7 @@ FILE *fopen(const char *path, const char *mode)
 		return NULL;
 	}
 	f->fd = fd;
-	f->flags = F_READ | F_ALLOC;
+	f->flags = rw | F_ALLOC;
 	f->mode = _IOFBF;
 	f->buf = (char *)(f + 1);
 	f->size = BUFSIZ;

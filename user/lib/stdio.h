@@ -11,8 +11,8 @@
  * hands over a line at a time); reading from any stream first flushes
  * stdout, so a prompt shows before the program waits.
  *
- * fopen opens the initrd's read-only files ("r" only); open_memstream
- * writes into memory (a stream that needs no writable file). The printf
+ * fopen opens files with C's modes ("r", "w", "a", with "+"); open_memstream
+ * writes into memory. The printf
  * conversions are lib/format.h's (no floating point). dprintf writes to
  * a file descriptor directly, bypassing the streams. */
 #ifndef USER_STDIO_H
@@ -41,6 +41,8 @@ FILE *fopen(const char *path, const char *mode);
  * (free(*buf)). */
 FILE *open_memstream(char **buf, size_t *size);
 int fclose(FILE *f);
+int rename(const char *from, const char *to);   /* user/lib/files.c */
+int remove(const char *path);
 int fflush(FILE *f);        /* NULL: every stream */
 int setvbuf(FILE *f, char *buf, int mode, size_t size);
 void setbuf(FILE *f, char *buf);

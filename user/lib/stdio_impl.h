@@ -1,7 +1,8 @@
 /* user/lib/stdio_impl.h - inside a stdio stream (stdio.c, printf.c).
  *
- * A stream reads or writes, never both (Spindle's files are read-only,
- * the console's fds are one-way). Its buffer holds, when writing, the
+ * A stream reads or writes; a "+" stream does both, one at a time: a
+ * write first gives back the unread read-ahead (lseek), a read first
+ * flushes what was written. Its buffer holds, when writing, the
  * bytes not yet written: buf[0, wlen); when reading, the bytes not yet
  * consumed: buf[rpos, rlen). A memory stream (open_memstream, F_MEM) has
  * no file: its buffer is the memory the caller gets, buf[0, wlen) is

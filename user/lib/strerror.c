@@ -36,6 +36,16 @@ static const char *const messages[] = {
 	[ERANGE]       = "Numerical result out of range",
 	[ENAMETOOLONG] = "File name too long",
 	[ENOSYS]       = "Function not implemented",
+	[ENXIO]        = "No such device or address",
+	[EXDEV]        = "Invalid cross-device link",
+	[ENFILE]       = "Too many open files in system",
+	[ENOTTY]       = "Inappropriate ioctl for device",
+	[EFBIG]        = "File too large",
+	[EMLINK]       = "Too many links",
+	[EPIPE]        = "Broken pipe",
+	[ENOTEMPTY]    = "Directory not empty",
+	[ELOOP]        = "Too many levels of symbolic links",
+	[EOVERFLOW]    = "Value too large for defined data type",
 	[ETIMEDOUT]    = "Connection timed out",
 };
 

@@ -14,7 +14,6 @@
 
 ssize_t read(int fd, void *buf, size_t n) { return __syscall_ret(raw_read(fd, buf, n)); }
 ssize_t write(int fd, const void *buf, size_t n) { return __syscall_ret(raw_write(fd, buf, n)); }
-int open(const char *path, int flags) { return __syscall_ret(raw_open(path, flags)); }
 int close(int fd) { return __syscall_ret(raw_close(fd)); }
 /* fork() is fork.c's: it runs the library's and the program's fork
  * handlers around the system call. */

@@ -4,6 +4,7 @@
 #define USER_UNISTD_H
 
 #include "sys/types.h"
+#include "lib/abi.h"            /* SEEK_*, R_OK ... */
 
 #define STDIN_FILENO  0
 #define STDOUT_FILENO 1
@@ -22,5 +23,29 @@ pid_t gettid(void);
 int brk(void *addr);            /* 0, or -1 with ENOMEM */
 void *sbrk(long increment);     /* the old break, or (void *)-1 with ENOMEM */
 void _exit(int code) __attribute__((noreturn));
+
+/* files (abi.md section 9) */
+off_t lseek(int fd, off_t off, int whence);
+ssize_t pread(int fd, void *buf, size_t n, off_t off);
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
+int dup(int fd);
+int dup2(int fd, int fd2);
+int dup3(int fd, int fd2, int flags);
+int pipe(int fds[2]);
+int pipe2(int fds[2], int flags);
+int chdir(const char *path);
+int fchdir(int fd);
+char *getcwd(char *buf, size_t size);
+int access(const char *path, int mode);
+int faccessat(int dirfd, const char *path, int mode, int flags);
+int unlink(const char *path);
+int unlinkat(int dirfd, const char *path, int flags);
+int rmdir(const char *path);
+int symlink(const char *target, const char *path);
+ssize_t readlink(const char *path, char *buf, size_t n);
+ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n);
+int truncate(const char *path, off_t len);
+int ftruncate(int fd, off_t len);
+int fsync(int fd);
 
 #endif

@@ -119,7 +119,10 @@ static const char *t_errname(long e)
 		[ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR", [EINVAL] = "EINVAL",
 		[EMFILE] = "EMFILE", [ENOSPC] = "ENOSPC", [ESPIPE] = "ESPIPE",
 		[ERANGE] = "ERANGE", [ENAMETOOLONG] = "ENAMETOOLONG",
-		[ENOSYS] = "ENOSYS", [ETIMEDOUT] = "ETIMEDOUT",
+		[ENOSYS] = "ENOSYS", [ETIMEDOUT] = "ETIMEDOUT", [EXDEV] = "EXDEV",
+		[ENOTTY] = "ENOTTY", [EFBIG] = "EFBIG", [EPIPE] = "EPIPE",
+		[ENOTEMPTY] = "ENOTEMPTY", [ELOOP] = "ELOOP", [EOVERFLOW] = "EOVERFLOW",
+		[EROFS] = "EROFS",
 	};
 	if (e > 0 && e < (long)(sizeof(names) / sizeof(names[0])) && names[e])
 		return names[e];

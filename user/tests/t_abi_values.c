@@ -64,14 +64,17 @@ TEST(errno_values_as_linux)
 
 	EXPECT_EQ(raw_open("/no/such/file", 0), -2);                    /* ENOENT */
 	EXPECT_EQ(raw_kill(0x7ffffff0, 0), -3);                         /* ESRCH */
+	EXPECT_EQ(raw_execve("/etc/motd", argv, NULL), -13);            /* EACCES: no x bit */
+	EXPECT_EQ(raw_chmod("/etc/motd", 0755), 0);
 	EXPECT_EQ(raw_execve("/etc/motd", argv, NULL), -8);             /* ENOEXEC */
+	EXPECT_EQ(raw_chmod("/etc/motd", 0644), 0);
 	EXPECT_EQ(raw_close(77), -9);                                   /* EBADF */
 	EXPECT_EQ(raw_wait4(-1, NULL, 0, NULL), -10);                   /* ECHILD */
 	EXPECT_EQ(raw_futex(&word, 0, 0, &ms), -11);                    /* EAGAIN */
 	EXPECT_EQ(raw_mmap2(NULL, 0xfffff000u, 3, 0x22, -1, 0), -12);   /* ENOMEM */
 	EXPECT_EQ(raw_clock_gettime(1, opaque(0)), -14);                /* EFAULT */
 	EXPECT_EQ(raw_set_thread_area(&bad), -22);                      /* EINVAL */
-	EXPECT_EQ(raw_syscall0(300), -38);                              /* ENOSYS */
+	EXPECT_EQ(raw_syscall0(222), -38);                              /* ENOSYS */
 	EXPECT_EQ(raw_futex(&word, 0, 1, &ms), -110);                   /* ETIMEDOUT */
 
 	/* EINTR 4: a FUTEX_WAIT cut short by a handled signal. */

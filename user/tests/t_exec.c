@@ -209,9 +209,19 @@ TEST(missing_file_is_enoent)
 	EXPECT_EXEC_ERROR("", ENOENT);
 }
 
+/* As Linux: a file without an x bit is -EACCES before it is read, a
+ * directory too; an executable text file is -ENOEXEC. */
+TEST(not_executable_is_eacces)
+{
+	EXPECT_EXEC_ERROR("/etc/motd", EACCES);
+	EXPECT_EXEC_ERROR("/etc", EACCES);
+}
+
 TEST(text_file_is_enoexec)
 {
+	EXPECT_EQ(raw_chmod("/etc/motd", 0755), 0);
 	EXPECT_EXEC_ERROR("/etc/motd", ENOEXEC);
+	EXPECT_EQ(raw_chmod("/etc/motd", 0644), 0);
 }
 
 TEST(elf64_is_enoexec)          { EXPECT_EXEC_ERROR("/tests/bad_elf64", ENOEXEC); }
@@ -305,6 +315,7 @@ int main(void)
 	RUN(exec_replaces_the_address_space);
 	RUN(many_arguments);
 	RUN(missing_file_is_enoent);
+	RUN(not_executable_is_eacces);
 	RUN(text_file_is_enoexec);
 	RUN(elf64_is_enoexec);
 	RUN(wrong_machine_is_enoexec);
