@@ -20,18 +20,26 @@ Runs, in order, and prints one line per test, `PASS name` or
                helpers), each booted as init (init=/tests/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`
   grub/...     the GRUB ISO booted in QEMU
-  bochs/...    the same ISO under Bochs
-  gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
+  bochs/...    the same ISO under Bochs, and the shell typed into it
+  gdb/...      GDB on QEMU's stub with the debug kernel and Spindle's
+               commands (tests/gdb_tests.py)
+  repo/...     no file refers outside the repository
+  docs/...     every command README.md and docs/ show, run as written
+               (tests/docs_examples.py)
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
-the banner shows twice), a timeout, or a missing end-of-run line.
-Exit status 1 if anything failed. Options: -k PATTERN runs only the tests
-whose name contains PATTERN; -j N boots N machines at once.
+the banner shows twice), a timeout, or a missing end-of-run line. A test
+whose tool is not installed (Bochs, GRUB, GDB) prints `SKIP name: why`,
+and the last line then ends `, N skipped`. Exit status 1 if anything
+failed. Options: -t NAME runs the tests with that exact name or shell
+glob (make test T=NAME); -k PATTERN those whose name contains PATTERN;
+-j N boots N machines at once.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
-tests/loaders.py (GRUB, Bochs, GDB); this file, the unit tests, the
+tests/loaders.py (GRUB, Bochs), tests/gdb_tests.py (GDB),
+tests/docs_examples.py (the docs); this file, the unit tests, the
 in-kernel groups, the user test programs and main.
 """
 import argparse
@@ -46,7 +54,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
-from docs_examples import outside_references
+from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, grub_qemu
 
@@ -300,6 +308,7 @@ def main():
     jobs.append(("gdb/tasks_vs_proc", tasks_vs_proc, ()))
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
+    jobs += doc_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
