@@ -262,7 +262,8 @@ test: $(CHECK_PREREQS) | deps-check
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU
 # -icount, the table in $(B)/bench.txt. Missed targets never fail it.
 bench: all
-	$(Q)tools/bench.sh $(B) $(KERNEL) $(INITRD)
+	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD); \
+	else tools/bench_smp.sh $(B) $(KERNEL) $(INITRD) $(SMP); fi
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -36,7 +36,8 @@ struct task_cache_stats {
 	uint64_t freed;         /* parked tasks freed by the next exit */
 	uint64_t reused;        /* parked tasks reused by clone */
 };
-void task_cache_stats(struct task_cache_stats *s);
+void task_cache_stats(struct task_cache_stats *s);            /* all CPUs */
+void task_cache_stats_cpu(int cpu, struct task_cache_stats *s);
 /* clone's first choice: the task parked on this CPU, if any (else NULL). */
 struct task *task_cache_take(void);
 

@@ -123,6 +123,7 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	memcpy(c->comm, p->comm, sizeof(c->comm));
 	c->blocked = p->blocked;
 	c->cpu = p->cpu;
+	c->cpus_allowed = p->cpus_allowed;     /* sched_setaffinity(2) */
 	if ((err = copy_resources(c, p, flags)) < 0) {
 		abandon_child(c);
 		return err;

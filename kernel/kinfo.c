@@ -1,5 +1,6 @@
 /* kernel/kinfo.c - /proc/kstat and /proc/tasks (kinfo.h). */
 #include "kernel/kinfo.h"
+#include "arch/i386/cpu.h"
 #include "kernel/exit.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
@@ -57,6 +58,13 @@ static void gen_kstat(struct kbuf *b)
 	kb_printf(b, "task_cache_parked %llu\n", (unsigned long long)tc.parked);
 	kb_printf(b, "task_cache_freed %llu\n", (unsigned long long)tc.freed);
 	kb_printf(b, "task_cache_reused %llu\n", (unsigned long long)tc.reused);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		task_cache_stats_cpu(cpu, &tc);
+		if (tc.parked || tc.reused)
+			kb_printf(b, "task_cache_cpu %d parked %llu freed %llu reused %llu\n", cpu,
+				  (unsigned long long)tc.parked, (unsigned long long)tc.freed,
+				  (unsigned long long)tc.reused);
+	}
 	kb_printf(b, "tasks %d\n", ntasks);
 	for (struct objcache *c = kmem_caches(); c; c = c->next)
 		kb_printf(b, "cache %s inuse %u slabs %u\n", c->name, c->nr_inuse, c->nr_slabs);

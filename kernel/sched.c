@@ -5,8 +5,20 @@
  * goes to the least loaded CPU; an idle CPU pulls a waiting task from the
  * busiest queue (sched_balance). Whenever a queue gets work for a CPU other
  * than this one, that CPU gets a reschedule IPI (arch_send_reschedule).
- * A task's cpu changes only under both queues' locks, taken in index
- * order, and only while it is not running (on_cpu false). */
+ *
+ * Affinity (t->cpus_allowed, sched_setaffinity): every placement above
+ * chooses among the task's allowed CPUs only. A task whose mask no longer
+ * holds its CPU leaves it the way Linux 2.6's migration did, but without a
+ * migration thread: a queued one is moved at once (migrate_push); a
+ * running one at its next schedule(), which takes it off this queue and
+ * lets finish_task_switch, on the task that runs next here, push it to an
+ * allowed CPU; a sleeping one gets an allowed t->cpu to wake up on.
+ *
+ * The rule for t->cpu: it changes only while t is on no queue and not
+ * running (on_cpu false), under the lock of the queue it names - so
+ * task_rq_lock's second look always sees it settled - and, when t is put
+ * on the new queue at the same time, under that queue's lock too (both
+ * taken in index order: no deadlock). */
 #include "kernel/sched.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
@@ -96,15 +108,101 @@ static void dequeue(struct rq *rq, struct task *t)
 	rq->nr_running--;
 }
 
-/* The least loaded started CPU, preferring this one on a tie. */
-static int pick_cpu(void)
+static bool cpu_allowed(const struct task *t, int cpu)
 {
-	int best = current_thread_info()->cpu;
+	return (t->cpus_allowed >> cpu) & 1;
+}
+
+uint32_t sched_online_mask(void)
+{
+	uint32_t m = 0;
 
 	for (int i = 0; i < NR_CPUS; i++)
-		if (cpus[i].started && rqs[i].nr_running < rqs[best].nr_running)
+		if (cpus[i].started)
+			m |= 1u << i;
+	return m;
+}
+
+/* The least loaded started CPU that t may use, preferring this one on a
+ * tie. (nr_running is read without the queues' locks: a hint.) */
+static int pick_cpu(const struct task *t)
+{
+	int self = current_thread_info()->cpu, best = -1;
+
+	if (cpu_allowed(t, self))
+		best = self;
+	for (int i = 0; i < NR_CPUS; i++)
+		if (cpus[i].started && cpu_allowed(t, i) &&
+		    (best < 0 || rqs[i].nr_running < rqs[best].nr_running))
 			best = i;
+	/* sched_setaffinity refuses a mask without an online CPU. */
+	ASSERT(best >= 0);
 	return best;
+}
+
+/* Both queues' locks, lower index first (one lock when a == b). */
+static uint32_t double_rq_lock(struct rq *a, struct rq *b)
+{
+	uint32_t flags = spin_lock_irqsave(&(a < b ? a : b)->lock);
+
+	if (a != b)
+		spin_lock(&(a < b ? b : a)->lock);
+	return flags;
+}
+
+static void double_rq_unlock(struct rq *a, struct rq *b, uint32_t flags)
+{
+	if (a != b)
+		spin_unlock(&(a < b ? b : a)->lock);
+	spin_unlock_irqrestore(&(a < b ? a : b)->lock, flags);
+}
+
+/* Puts t, runnable but on no queue (t->migrating), on the queue of an
+ * allowed CPU. Its mask may change meanwhile (sched_set_allowed holds the
+ * lock of t->cpu's queue to change it), hence the check with both locks. */
+static void migrate_push(struct task *t)
+{
+	for (;;) {
+		struct rq *src = &rqs[t->cpu], *dst = &rqs[pick_cpu(t)];
+		uint32_t flags = double_rq_lock(src, dst);
+
+		ASSERT(t->migrating && !t->on_rq);
+		if (src == &rqs[t->cpu] && cpu_allowed(t, (int)(dst - rqs))) {
+			t->migrating = false;
+			t->cpu = (int)(dst - rqs);
+			enqueue(dst, t);
+			kick(dst);
+			double_rq_unlock(src, dst, flags);
+			return;
+		}
+		double_rq_unlock(src, dst, flags);
+	}
+}
+
+void sched_set_allowed(struct task *t, uint32_t mask)
+{
+	uint32_t flags;
+	struct rq *rq = task_rq_lock(t, &flags);
+	int cpu = (int)(rq - rqs);
+
+	ASSERT(mask & sched_online_mask());
+	t->cpus_allowed = mask;
+	if (cpu_allowed(t, cpu) || t->migrating) {
+		/* Nothing to move (migrate_push reads the new mask). */
+	} else if (t->on_cpu) {
+		/* Running there (or just switching away): its schedule()
+		 * moves it; make that soon, by IPI if it is another CPU. */
+		kick(rq);
+	} else if (t->on_rq) {
+		dequeue(rq, t);
+		t->migrating = true;
+		spin_unlock_irqrestore(&rq->lock, flags);
+		migrate_push(t);
+		return;
+	} else if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
+		t->cpu = pick_cpu(t);   /* it wakes up there */
+	}
+	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
 void sched_add(struct task *t)
@@ -112,7 +210,7 @@ void sched_add(struct task *t)
 	struct rq *rq;
 	uint32_t flags;
 
-	t->cpu = pick_cpu();
+	t->cpu = pick_cpu(t);
 	rq = &rqs[t->cpu];
 	flags = spin_lock_irqsave(&rq->lock);
 	t->state = TASK_RUNNING;
@@ -160,7 +258,7 @@ static void sched_balance(void)
 	spin_lock(&second->lock);
 	list_for_each(pos, &src->queue) {
 		struct task *t = list_entry(pos, struct task, run_link);
-		if (t->on_cpu || t == src->curr)
+		if (t->on_cpu || t == src->curr || !cpu_allowed(t, self))
 			continue;
 		dequeue(src, t);
 		t->cpu = self;
@@ -194,14 +292,26 @@ static void schedule_checks(struct task *prev)
 void finish_task_switch(struct task *unused)
 {
 	struct rq *rq = this_rq();
+	struct task *prev = rq->prev, *push = NULL;
 
 	(void)unused;
-	if (rq->prev) {
-		__atomic_store_n(&rq->prev->on_cpu, false, __ATOMIC_RELEASE);
+	if (prev) {
+		/* Affinity: schedule() took prev off this queue because it may
+		 * no longer run here; or it went to sleep here and must wake
+		 * up on a CPU it may use. */
+		if (prev->migrating)
+			push = prev;
+		else if ((prev->state == TASK_INTERRUPTIBLE ||
+			  prev->state == TASK_UNINTERRUPTIBLE) &&
+			 !cpu_allowed(prev, (int)(rq - rqs)))
+			prev->cpu = pick_cpu(prev);
+		__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 		rq->prev = NULL;
 	}
 	spin_unlock(&rq->lock);
 	sti();
+	if (push)
+		migrate_push(push);
 }
 
 void schedule(void)
@@ -221,6 +331,11 @@ void schedule(void)
 		if (prev->state != TASK_RUNNING) {
 			if (prev->on_rq)
 				dequeue(rq, prev);
+		} else if (prev->on_rq && !cpu_allowed(prev, (int)(rq - rqs))) {
+			/* sched_setaffinity took this CPU away: off this
+			 * queue; finish_task_switch pushes it elsewhere. */
+			dequeue(rq, prev);
+			prev->migrating = true;
 		} else if (prev->on_rq) {
 			list_del(&prev->run_link);          /* to the back */
 			list_add_tail(&prev->run_link, &rq->queue);
@@ -228,6 +343,7 @@ void schedule(void)
 	}
 	next = list_empty(&rq->queue) ? rq->idle
 		: list_first_entry(&rq->queue, struct task, run_link);
+	ASSERT(next == rq->idle || cpu_allowed(next, (int)(rq - rqs)));
 
 	if (next == prev) {
 		spin_unlock(&rq->lock);

@@ -24,6 +24,7 @@
 #include "lib/types.h"
 #include "lib/list.h"
 #include "arch/i386/spinlock.h"
+#include "arch/i386/cpu.h"
 #include "kernel/task.h"
 #include "kernel/waitqueue.h"
 
@@ -38,6 +39,16 @@ bool wake_up_task(struct task *t);
 /* Puts a new task on a run queue. */
 void sched_add(struct task *t);
 void sched_tick(void);              /* from the timer interrupt */
+
+/* CPU affinity (sched_setaffinity(2)): bit i of a mask is CPU i. */
+#define CPU_MASK_ALL ((uint32_t)((1ull << NR_CPUS) - 1))
+/* The CPUs that are running, as a mask. */
+uint32_t sched_online_mask(void);
+/* Lets t run only on the CPUs of mask (which holds at least one online
+ * CPU): a queued task moves to an allowed CPU at once, a running one at
+ * its next schedule() (current: before it returns to user mode), a
+ * sleeping one wakes up on an allowed CPU. */
+void sched_set_allowed(struct task *t, uint32_t mask);
 extern volatile bool sched_need_resched[];
 static inline bool need_resched(void)
 {

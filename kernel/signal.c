@@ -525,6 +525,19 @@ static int dequeue_signal_locked(struct task *t, struct sighand *sh, struct ksig
 	return 0;
 }
 
+/* For the line a fatal fault prints (do_signal). */
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGILL: return "SIGILL";
+	case SIGFPE: return "SIGFPE";
+	case SIGBUS: return "SIGBUS";
+	case SIGTRAP: return "SIGTRAP";
+	default: return "signal";
+	}
+}
+
 void do_signal(struct trapframe *tf)
 {
 	struct task *t = current;
@@ -556,6 +569,12 @@ void do_signal(struct trapframe *tf)
 	if (action_ignores(&ka, sig))
 		return;
 	if (ka.handler == SIG_DFL) {
+		/* A fault that kills is reported, one line, as Linux's
+		 * show_signal_msg does for an unhandled SIGSEGV; tf still
+		 * holds the faulting instruction. addr is si_addr. */
+		if (info.fault)
+			kprintf("pid %d (%s): %s at eip=0x%08x addr=0x%08x\n", t->tgid, t->comm,
+				signal_name(sig), tf->eip, info.addr);
 		/* The wait status of a task killed by a signal is the signal
 		 * number (abi.md section 3; no core dump bit). */
 		do_group_exit(sig);

@@ -67,6 +67,8 @@ struct ksiginfo {
 	int pid;                /* the sender's tgid (kill), or the child's tid */
 	uint32_t addr;          /* faults: si_addr (CR2 for a page fault) */
 	int status;             /* SIGCHLD: exit code or killing signal */
+	bool fault;             /* raised by this task's own fault (trap.c
+				 * user_fault): if it kills, do_signal says so */
 };
 
 /* Pending signals with the siginfo of each in slots[]: a slot holds

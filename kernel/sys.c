@@ -2,6 +2,8 @@
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "arch/i386/uaccess.h"
+#include "lib/errno.h"
 
 SYSCALL(SYS_getpid, getpid)
 {
@@ -31,4 +33,64 @@ SYSCALL(SYS_sched_yield, sched_yield)
 {
 	sched_yield();
 	return 0;
+}
+
+/* ---- CPU affinity: Linux's sched_setaffinity(2) / sched_getaffinity(2).
+ * A mask is an array of bytes, bit i of byte i/8 = CPU i; Spindle's CPUs
+ * fit in one 32-bit word, Linux's cpumask_size() on an i386 kernel with
+ * NR_CPUS <= 32. pid 0 is the caller; any other is a thread id. */
+#define CPUMASK_SIZE 4
+
+/* The task named by pid, or NULL (tasklist_lock held). Kernel threads
+ * (and the idle tasks, tid 0) have no user-settable affinity. */
+static struct task *affinity_task_locked(int pid)
+{
+	struct task *t = pid == 0 ? current : task_find(pid);
+
+	return t && t->state != TASK_DEAD ? t : NULL;
+}
+
+SYSCALL(SYS_sched_setaffinity, sched_setaffinity)
+{
+	int pid = (int)arg[0];
+	uint32_t len = arg[1], mask = 0, flags;
+	struct task *t;
+	long err = 0;
+
+	/* As Linux's get_user_cpu_mask: a shorter mask is zero-extended,
+	 * a longer one's extra bytes (CPUs that cannot exist) ignored. */
+	if (copy_from_user(&mask, arg[2], len < CPUMASK_SIZE ? len : CPUMASK_SIZE))
+		return -EFAULT;
+	mask &= CPU_MASK_ALL;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	if (!(t = affinity_task_locked(pid)))
+		err = -ESRCH;
+	else if (!t->mm)
+		err = -EINVAL;          /* Linux: PF_NO_SETAFFINITY */
+	else if (!(mask & sched_online_mask()))
+		err = -EINVAL;          /* no CPU it could run on */
+	else
+		sched_set_allowed(t, mask);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return err;
+}
+
+SYSCALL(SYS_sched_getaffinity, sched_getaffinity)
+{
+	int pid = (int)arg[0];
+	uint32_t len = arg[1], mask = 0, flags;
+	struct task *t;
+
+	/* Linux: room for every possible CPU, in whole longs. */
+	if (len * 8 < (uint32_t)__builtin_popcount(sched_online_mask()) || len & (sizeof(long) - 1))
+		return -EINVAL;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	if ((t = affinity_task_locked(pid)))
+		mask = t->cpus_allowed & sched_online_mask();
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!t)
+		return -ESRCH;
+	if (copy_to_user(arg[2], &mask, CPUMASK_SIZE))
+		return -EFAULT;
+	return CPUMASK_SIZE;            /* the bytes written, as Linux */
 }

@@ -81,6 +81,7 @@ struct task *task_alloc(void)
 	ti->magic = THREAD_INFO_MAGIC;
 	t->ti = ti;
 	task_init_links(t);
+	t->cpus_allowed = CPU_MASK_ALL;
 	return t;
 }
 

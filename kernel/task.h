@@ -50,6 +50,13 @@ struct task {
 	volatile bool on_cpu;           /* running, or still switching away */
 	int cpu;                        /* the run queue it is on */
 	uint64_t wake_ns;               /* a timed sleep's deadline, or 0 */
+	/* The CPUs it may run on, bit i = CPU i (sched_setaffinity; all at
+	 * first, inherited by fork and clone). sched.c keeps a queued task
+	 * on an allowed CPU's queue. */
+	uint32_t cpus_allowed;
+	/* Off every queue between CPUs (sched.c migrate_push): it is
+	 * runnable, and the CPU it left will queue it on an allowed one. */
+	bool migrating;
 	struct list timer_link;         /* on the sleep-timer list */
 
 	/* resources */

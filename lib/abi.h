@@ -35,6 +35,8 @@
 #define SYS_mmap2          192
 #define SYS_gettid         224
 #define SYS_futex          240
+#define SYS_sched_setaffinity 241
+#define SYS_sched_getaffinity 242
 #define SYS_set_thread_area 243
 #define SYS_get_thread_area 244
 #define SYS_exit_group     252

@@ -23,6 +23,8 @@ Runs, in order, and prints one line per test, `PASS name` or
   bochs/...    the same ISO under Bochs, and the shell typed into it
   gdb/...      GDB on QEMU's stub with the debug kernel and Spindle's
                commands (tests/gdb_tests.py)
+  bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
+               -icount) completes and repeats exactly (tests/bench_check.py)
   repo/...     no file refers outside the repository
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
@@ -54,6 +56,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
+from bench_check import bench_smp_repeats
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, grub_qemu
@@ -200,6 +203,29 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
 
+# What some programs' consoles must show besides their own PASS lines:
+# lines that only the kernel prints, which the program cannot read.
+FAULT_LINE_RE = re.compile(r"^pid (\d+) \((\S+)\): (SIG\w+) at eip=0x[0-9a-f]{8} "
+                           r"addr=0x([0-9a-f]{8})$", re.M)
+
+
+def fault_line_check(out):
+    """t_fault_line: one fault line, for the child that died; none for
+    the faults its handlers caught (abi.md section 7)."""
+    lines = FAULT_LINE_RE.findall(out)
+    m = re.search(r"^t_fault_line: child (\d+) must be reported at addr=0x([0-9a-f]{8})$",
+                  out, re.M)
+    if not m:
+        return "no 'child ... must be reported' line"
+    want = [(m.group(1), "t_fault_line", "SIGSEGV", m.group(2))]
+    if lines != want:
+        return "fault lines %s, want exactly %s" % (lines, want)
+    return None
+
+
+CONSOLE_CHECKS = {"t_fault_line": ("console.fault_lines", fault_line_check)}
+
+
 def user_test(smp, prog):
     """Boots /tests/PROG as pid 1. Its PASS/FAIL lines are reported under
     smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
@@ -233,6 +259,9 @@ def user_test(smp, prog):
         bad = "no PASS line"
     if bad:
         out.append((prefix + prog, bad, b.tail(20)))
+    elif prog in CONSOLE_CHECKS:
+        name, check = CONSOLE_CHECKS[prog]
+        out.append(("%s%s.%s" % (prefix, prog, name), check(b.out), b.tail(20)))
     return out
 
 
@@ -308,6 +337,7 @@ def main():
     jobs.append(("gdb/tasks_vs_proc", tasks_vs_proc, ()))
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
+    jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs += doc_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 

@@ -135,12 +135,8 @@ fi
 } > "$OUT"
 
 # ---- /bin/bench_pt (user/bin/bench_pt.c): the same costs through the
-# libc and pthreads, appended to B/bench.txt. -smp 1 under icount (as
-# above, deterministic), then -smp 4 under plain TCG (noisy: -icount at
-# -smp 4 boots but crawls - its round-robin vCPUs wait out halted ones in
-# real time - and finished nothing in 2 minutes, docs/benchmarks.md). The
-# -smp 4 run is bounded by BENCH_PT_SMP4_TIMEOUT (default 180 s); the rows
-# it finished are reported, a timeout there is not an error.
+# libc and pthreads, appended to B/bench.txt, at -smp 1 under icount (as
+# above, deterministic). The SMP figures come last, from tools/bench_smp.sh.
 PT_MEM=512              # 10,000 pthreads: 16 KiB stacks + 8 KiB kernel stacks
 pt_run() {  # pt_run SMP TIMEOUT FLAGS [ARG] -> $TMP/pt.txt, sets pt_rc
     pt_rc=0
@@ -170,23 +166,19 @@ pt_run 1 "$TIMEOUT" "$ICOUNT"
     echo
     pt_table || problem=${problem:-"/bin/bench_pt at -smp 1 did not complete"}
 } > "$TMP/pt1.txt" 2>&1 || :
-PT4_TIMEOUT=${BENCH_PT_SMP4_TIMEOUT:-180}
-echo "  BENCH   $QEMU -smp 4 -m $PT_MEM (plain TCG, no icount) init=/bin/bench_pt (up to ${PT4_TIMEOUT}s)"
-pt_run 4 "$PT4_TIMEOUT" "" noisy      # host ticks: no instruction targets
-{
-    echo
-    echo "Userland (pthreads, /bin/bench_pt): QEMU -smp 4 WITHOUT icount (plain TCG), NOISY:"
-    echo "ticks = host TSC as the guest sees it, not instructions; median of $RUNS_PT runs."
-    echo
-    pt_table || :
-} > "$TMP/pt4.txt" 2>&1
 if grep -q 'FAILED' "$OUT"; then
     problem=${problem:-"a benchmark could not run (FAILED above)"}
 fi
-cat "$TMP/pt1.txt" "$TMP/pt4.txt" >> "$OUT"
+cat "$TMP/pt1.txt" >> "$OUT"
 if grep -q '^FAILED\|FAILED:' "$TMP/pt1.txt"; then
     problem=${problem:-"/bin/bench_pt: a benchmark FAILED at -smp 1"}
 fi
+
+# ---- the SMP scaling table: /bin/bench_smp at 1, 2, 4 and 8 CPUs under
+# icount (tools/bench_smp.sh; `make bench SMP=N` shows one whole table).
+echo >> "$OUT"
+tools/bench_smp.sh "$B" "$KERNEL" "$INITRD" 1 2 4 8 >> "$OUT" ||
+    problem=${problem:-"/bin/bench_smp did not complete (above)"}
 
 cat "$OUT"
 echo "  (written to $OUT; the whole console is $RAW)"

@@ -200,3 +200,36 @@ int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 	}
 	return -EINVAL;                 /* erratum 6 */
 }
+
+/* Linux 6.1's write_ldt (arch/x86/kernel/ldt.c) built without
+ * CONFIG_X86_16BIT, rule by rule:
+ *   - contents 3 (conforming code) only in func 0x11 and not present
+ *     (Linux: a present conforming segment would run at the caller's
+ *     privilege wherever it is called from; nothing needs it);
+ *   - clear: base and limit 0 in old mode, whatever else; LDT_empty in
+ *     either mode;
+ *   - otherwise a 16-bit segment is refused (no espfix, CVE-2014-8133);
+ *     everything else is installed as given - data, expand-down,
+ *     read-only, code (readable or execute-only), not present, useable -
+ *     always S = 1 and DPL 3 (encode_user), so no entry can reach ring 0.
+ *     Old mode has no useable bit.
+ * A not-present or code segment is harmless here: loading it into a data
+ * segment register faults in user mode (#NP, #GP: the task's signal), and
+ * trap_ret's reload of a saved selector whose entry changed meanwhile has
+ * an exception-table fixup (vectors.S). */
+int user_desc_to_ldt(const struct user_desc *u, bool oldmode, struct desc *out)
+{
+	uint32_t f = ud_flags(u);
+
+	if ((f & UD_CONTENTS) == (3u << UD_CONTENTS_SHIFT) &&
+	    (oldmode || !(f & UD_SEG_NOT_PRESENT)))
+		return -EINVAL;
+	if ((oldmode && u->base_addr == 0 && u->limit == 0) || user_desc_empty(u)) {
+		out->a = out->b = 0;
+		return 0;
+	}
+	if (!(f & UD_SEG_32BIT))
+		return -EINVAL;
+	*out = encode_user(u, oldmode ? f & ~UD_USEABLE : f);
+	return 0;
+}

@@ -73,4 +73,11 @@ bool user_desc_zero(const struct user_desc *u);
  * (contents > 1) or not-present segment. */
 int user_desc_to_tls(const struct user_desc *u, struct desc *out);
 
+/* Validate a user_desc for an LDT entry (modify_ldt func 1 = oldmode, or
+ * 0x11): Linux's rules, looser than the TLS slots' (abi.md section 5, as
+ * amended 2026-12-03): only 16-bit segments and present conforming code
+ * are refused (-EINVAL). Stores the descriptor (all zero to clear) in
+ * *out and returns 0. */
+int user_desc_to_ldt(const struct user_desc *u, bool oldmode, struct desc *out);
+
 #endif

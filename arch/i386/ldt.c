@@ -5,8 +5,9 @@
  * entries (SDM Vol. 3A 3.5.1), grown a page at a time as entries are
  * written. It is loaded on every switch to a task of that address space:
  * switch_to calls ldt_load, which points GDT entry 15 of this CPU at it
- * and loads LDTR. Entries obey the TLS rules (32-bit data only: Spindle
- * has no espfix, so 16-bit segments are refused as CVE-2014-8133 taught). */
+ * and loads LDTR. Entries follow Linux's rules (user_desc_to_ldt): any
+ * DPL 3 code or data segment, present or not, but never a 16-bit one
+ * (Spindle has no espfix: CVE-2014-8133). */
 #include "arch/i386/cpu.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/tlb.h"
@@ -118,13 +119,8 @@ static long write_ldt(struct mm *mm, uint32_t ptr, uint32_t bytecount, bool oldm
 		return -EFAULT;
 	if (info.entry_number >= LDT_ENTRIES)
 		return -EINVAL;
-	/* Linux's old mode: base and limit 0 always clear the entry. */
-	if (oldmode && info.base_addr == 0 && info.limit == 0)
-		d = (struct desc){ 0, 0 };
-	else if ((err = user_desc_to_tls(&info, &d)) < 0)
+	if ((err = user_desc_to_ldt(&info, oldmode, &d)) < 0)
 		return err;
-	if (oldmode)
-		d.b &= ~DESC_B_AVL;         /* old mode has no "useable" bit */
 
 	spin_lock(&mm->lock);           /* interrupts on: see ldt_dup */
 	err = ldt_grow(mm, info.entry_number, &old);

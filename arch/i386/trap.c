@@ -95,27 +95,17 @@ static int exception_signal(unsigned trapno)
 	case T_BRKPT:
 		return SIGTRAP;
 	case T_ALIGN:
+	case T_SEGNP:           /* Linux: segment_not_present, stack_segment */
+	case T_STACK:
 		return SIGBUS;
 	default:
 		return SIGSEGV;
 	}
 }
 
-static const char *signal_name(int sig)
-{
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGILL: return "SIGILL";
-	case SIGFPE: return "SIGFPE";
-	case SIGBUS: return "SIGBUS";
-	case SIGTRAP: return "SIGTRAP";
-	default: return "signal";
-	}
-}
-
-/* A fault in user mode ends only that process (or runs its handler):
- * one line on the console, then the signal. addr is CR2 for a page
- * fault, the eip otherwise. The siginfo is Linux/i386's (traps.c and
+/* A fault in user mode ends only that process (or runs its handler): the
+ * signal, marked as a fault so that do_signal prints one line if the task
+ * dies of it. addr is CR2 for a page fault, the eip otherwise. The siginfo is Linux/i386's (traps.c and
  * fault.c of 2.6, unchanged since in these points):
  *   #PF  SIGSEGV SEGV_MAPERR when no area covers the address (a kernel
  *        address included: do_page_fault's bad_area_nosemaphore), else
@@ -126,15 +116,17 @@ static const char *signal_name(int sig)
  *   #UD  SIGILL ILL_ILLOPN, si_addr = eip;
  *   #DB  SIGTRAP TRAP_BRKPT, si_addr = eip (send_sigtrap);
  *   #AC  SIGBUS BUS_ADRALN, si_addr 0;
- *   the rest - #GP, int3, into, bound, #TS/#NP/#SS - force_sig() in
- *        Linux, that is SI_KERNEL with si_addr 0. (Linux decodes the FPU
+ *   the rest - #GP, int3, into, bound, #TS (SIGSEGV), #NP/#SS (SIGBUS,
+ *        as Linux's segment_not_present and stack_segment) - force_sig()
+ *        in Linux, that is SI_KERNEL with si_addr 0. (Linux decodes the FPU
  *        status of #MF/#XM into FPE_FLT*; Spindle keeps no FPU state and
  *        says SI_KERNEL.)
  * The fault's trapno and error code reach the frame through tf. */
 static void user_fault(struct trapframe *tf, uint32_t addr)
 {
 	struct task *t = current;
-	struct ksiginfo info = { .signo = exception_signal(tf->trapno), .code = SI_KERNEL };
+	struct ksiginfo info = { .signo = exception_signal(tf->trapno), .code = SI_KERNEL,
+				 .fault = true };
 	struct vma *v = NULL;
 
 	switch (tf->trapno) {
@@ -170,8 +162,8 @@ static void user_fault(struct trapframe *tf, uint32_t addr)
 	default:
 		break;
 	}
-	kprintf("pid %d (%s): %s at eip=0x%08x addr=0x%08x\n", t->tgid, t->comm,
-		signal_name(info.signo), tf->eip, addr);
+	/* No line here: a handler may catch it. do_signal prints one if
+	 * the task dies of it (abi.md section 7). */
 	force_signal_info(t, &info);
 }
 

@@ -288,3 +288,39 @@ TEST(limit_above_20_bits_is_cut_as_in_the_seed)
 
 	CHECK_EQ_U(desc_limit(&d), 0x12345);
 }
+
+/* modify_ldt's rules (user_desc_to_ldt, Linux 6.1's write_ldt without
+ * CONFIG_X86_16BIT), over every flag combination: clear on LDT_empty, or
+ * on base = limit = 0 in old mode; refuse present conforming code (and
+ * any conforming code in old mode), then anything 16-bit; accept the
+ * rest as written (old mode without "useable"), always S = 1, DPL 3. */
+TEST(ldt_accepts_what_linux_accepts)
+{
+	for (int oldmode = 0; oldmode < 2; oldmode++)
+	for (unsigned i = 0; i < sizeof(test_bases) / sizeof(test_bases[0]); i++)
+		for (unsigned j = 0; j < sizeof(test_limits) / sizeof(test_limits[0]); j++)
+			for (unsigned bits = 0; bits < 128; bits++) {
+				struct user_desc u = make_user(test_bases[i],
+							       test_limits[j], bits);
+				bool conforming_bad = u.contents == 3 &&
+						      (oldmode || !u.seg_not_present);
+				bool clears = user_desc_empty(&u) ||
+					      (oldmode && !u.base_addr && !u.limit);
+				bool ok = !conforming_bad && (clears || u.seg_32bit);
+				struct desc d = { 0x1111, 0x2222 };
+				int rc = user_desc_to_ldt(&u, oldmode, &d);
+
+				CHECK_EQ_I(rc, ok ? 0 : -EINVAL);
+				if (rc != 0)
+					continue;
+				if (clears) {
+					CHECK(desc_empty(&d));
+					continue;
+				}
+				CHECK_EQ_U(d.b & (DESC_B_S | DESC_B_DPL3), DESC_B_S | DESC_B_DPL3);
+				if (oldmode)
+					u.useable = 0;
+				union user_desc_words back = decode_dirty(d, u.entry_number);
+				CHECK(user_desc_same(&back.u, &u));
+			}
+}

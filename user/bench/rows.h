@@ -79,6 +79,7 @@ static void print_row(const struct row *r)
 }
 
 /* Polls until *w is 0, yielding; false after DEADLINE ticks. */
+__attribute__((unused))
 static bool wait_zero(volatile int *w)
 {
 	uint64_t t0 = rdtsc();

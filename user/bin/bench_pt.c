@@ -399,25 +399,10 @@ static struct row rows[NROWS] = {
 
 static const int alive_levels[4] = { 10, 100, 1000, 10000 };
 
-/* `bench_pt noisy` (tools/bench.sh's -smp 4 run, without icount): the
- * ticks are the host's TSC, not instructions, so no row is held to its
- * instruction target there; only the mutex's "no system call" still is. */
-static void drop_targets(void)
-{
-	for (int i = 0; i < NROWS; i++) {
-		rows[i].target = "-";
-		rows[i].limit = 0;
-	}
-}
-
-int main(int argc, char **argv)
+int main(void)
 {
 	int nfail;
 
-	if (argc > 1 && !strcmp(argv[1], "noisy"))
-		drop_targets();
-
-	(void)wait_zero;        /* rows.h's, for bench.c's raw threads */
 	printf("bench_pt: pid %ld, %d runs per benchmark (after one warm-up run)\n",
 	       raw_getpid(), RUNS);
 	pthread_attr_init(&detached);

@@ -52,6 +52,10 @@ static inline long raw_mprotect(void *addr, size_t len, int prot)
 static inline long raw_writev(int fd, const struct iovec *iov, int iovcnt)
 { return RAW3(SYS_writev, fd, iov, iovcnt); }
 static inline long raw_sched_yield(void) { return RAW0(SYS_sched_yield); }
+static inline long raw_sched_setaffinity(pid_t pid, size_t len, const void *mask)
+{ return RAW3(SYS_sched_setaffinity, pid, len, mask); }
+static inline long raw_sched_getaffinity(pid_t pid, size_t len, void *mask)
+{ return RAW3(SYS_sched_getaffinity, pid, len, mask); }
 static inline long raw_nanosleep(const struct timespec *req, struct timespec *rem)
 { return RAW2(SYS_nanosleep, req, rem); }
 static inline long raw_rt_sigaction(int sig, const struct k_sigaction *act,

@@ -10,6 +10,7 @@
 #include "sys/uio.h"
 #include "sys/wait.h"
 #include "raw.h"
+#include "string.h"
 
 ssize_t read(int fd, void *buf, size_t n) { return __syscall_ret(raw_read(fd, buf, n)); }
 ssize_t write(int fd, const void *buf, size_t n) { return __syscall_ret(raw_write(fd, buf, n)); }
@@ -23,6 +24,32 @@ pid_t gettid(void) { return raw_gettid(); }
 int kill(pid_t pid, int sig) { return __syscall_ret(raw_kill(pid, sig)); }
 int tgkill(pid_t tgid, pid_t tid, int sig) { return __syscall_ret(raw_tgkill(tgid, tid, sig)); }
 int sched_yield(void) { return __syscall_ret(raw_sched_yield()); }
+
+int sched_setaffinity(pid_t pid, size_t setsize, const cpu_set_t *set)
+{
+	return __syscall_ret(raw_sched_setaffinity(pid, setsize, set));
+}
+
+/* The kernel writes only the bytes it has (its return value); as glibc
+ * does, the rest of the caller's set is cleared. */
+int sched_getaffinity(pid_t pid, size_t setsize, cpu_set_t *set)
+{
+	long n = raw_sched_getaffinity(pid, setsize, set);
+
+	if (n < 0)
+		return __syscall_ret(n);
+	memset((char *)set + n, 0, setsize - (size_t)n);
+	return 0;
+}
+
+int __sched_cpucount(size_t setsize, const cpu_set_t *set)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < setsize / sizeof(unsigned long); i++)
+		n += __builtin_popcountl(set->__bits[i]);
+	return n;
+}
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {

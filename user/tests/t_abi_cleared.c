@@ -78,12 +78,15 @@ TEST(ds_and_es_naming_a_cleared_tls_slot_read_back_0)
 
 TEST(ds_and_es_naming_a_cleared_ldt_entry_read_back_0)
 {
+	/* The two ways to clear an LDT entry (Linux): LDT_empty in func
+	 * 0x11, base and limit 0 in old mode (func 1). */
 	static struct user_desc flat = FLAT(1), clears[2] = { EMPTY(1), ZERO(1) };
+	static const unsigned long funcs[2] = { 0x11, 1 };
 
 	for (int i = 0; i < 2; i++) {
 		EXPECT_EQ(raw_modify_ldt(0x11, &flat, sizeof(flat)), 0);
-		cs_nr = 123;                    /* modify_ldt(0x11, clears[i], 16) */
-		cs_b = 0x11;
+		cs_nr = 123;                    /* modify_ldt(funcs[i], clears[i], 16) */
+		cs_b = funcs[i];
 		cs_c = (unsigned long)&clears[i];
 		cs_d = sizeof(struct user_desc);
 		cs_sel = LDT1;
@@ -135,7 +138,8 @@ static int ss_on_cleared(long ldt)
 	if (ldt) {
 		if (raw_modify_ldt(0x11, &flat1, sizeof(flat1)) != 0)
 			return 90;
-		ss_nr = 123, ss_b = 0x11, ss_c = (unsigned long)&z1, ss_d = sizeof(z1);
+		/* old mode: base and limit 0 clear */
+		ss_nr = 123, ss_b = 1, ss_c = (unsigned long)&z1, ss_d = sizeof(z1);
 		ss_sel = LDT1;
 	} else {
 		if (raw_set_thread_area(&flat7) != 0)

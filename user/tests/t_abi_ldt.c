@@ -18,7 +18,7 @@
 
 #define LDT_SEL(i) ((unsigned)(i) * 8 | 4 | 3)
 #define DATA32(e, base) ((struct user_desc){ (e), (unsigned)(base), 0xfffff, 1, 0, 0, 1, 0, 0 })
-#define ZERO(e) ((struct user_desc){ (e), 0, 0, 0, 0, 0, 0, 0, 0 })
+#define EMPTY(e) ((struct user_desc){ (e), 0, 0, 0, 0, 1, 0, 1, 0 })   /* LDT_empty */
 
 static long ldt_write(struct user_desc d)
 {
@@ -44,7 +44,7 @@ TEST(rewriting_the_loaded_entry_takes_effect_at_once)
 	int v = fs_word_no_reload();
 	__asm__ volatile("movw %w0, %%fs" : : "r"(0));
 	EXPECT(v == 0x0bbb0002, "%%fs:0 right after the rewrite = %#x, want the new 0x0bbb0002", v);
-	EXPECT_EQ(ldt_write(ZERO(2)), 0);
+	EXPECT_EQ(ldt_write(EMPTY(2)), 0);
 }
 
 /* ---- another thread with the entry loaded ---- */
