@@ -104,6 +104,8 @@ def normalize(line):
     """A sample line as it can be compared: what varies from build to
     build (addresses, sizes, counts, ids) becomes #."""
     line = line.replace("\u2018", "'").replace("\u2019", "'")
+    # GDB shows an argument's value at entry too when the compiler kept it.
+    line = re.sub(r"(\w+)=\1@entry=", r"\1=", line)
     line = re.sub(r"#\s.*$", "", line) if line.startswith("$ ") else line
     line = re.sub(r"\b[0-9a-f]{16}\b", "#", line)
     line = re.sub(r"0x[0-9a-f]+", "0x#", line)
