@@ -193,17 +193,19 @@ debug: $(DEBUG_KERNEL)
 
 # QEMU stopped before the first instruction, waiting for GDB on a free
 # port; .gdbinit says where (make gdb reads it). GDB_KERNEL=$(KERNEL)
-# debugs the -O2 kernel instead.
+# debugs the -O2 kernel instead; GDBINIT=FILE writes and reads another
+# file than .gdbinit (the docs test does, to leave yours alone).
+GDBINIT ?= .gdbinit
 GDB_KERNEL ?= $(DEBUG_KERNEL)
 qemu-gdb: all $(GDB_KERNEL) | deps-run deps-gdb
-	@port=$(GDBPORT); tools/mkgdbinit.sh $$port $(GDB_KERNEL) > .gdbinit; \
+	@port=$(GDBPORT); tools/mkgdbinit.sh $$port $(GDB_KERNEL) > $(GDBINIT); \
 	echo "*** QEMU waits for GDB on localhost:$$port: run 'make gdb' in another terminal ***"; \
 	$(QEMU) $(subst $(KERNEL),$(GDB_KERNEL),$(QEMU_COMMON)) -serial mon:stdio -S \
 		-gdb tcp:127.0.0.1:$$port; true
 
 gdb:
-	@test -f .gdbinit || { echo "run 'make qemu-gdb' first (in another terminal)" >&2; exit 1; }
-	gdb -q -iex "set auto-load local-gdbinit off" -x .gdbinit
+	@test -f $(GDBINIT) || { echo "run 'make qemu-gdb' first (in another terminal)" >&2; exit 1; }
+	gdb -q -iex "set auto-load local-gdbinit off" -x $(GDBINIT)
 
 # Bochs: the ISO, with COM1 on this terminal both ways (tools/bochs.sh).
 bochs: $(ISO) | deps-bochs

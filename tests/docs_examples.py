@@ -10,7 +10,7 @@ import os
 import re
 import subprocess
 
-from machine import ROOT
+from machine import BUILD, ROOT, SKIP
 
 # A project file may name only its own files: no sibling directory, no
 # absolute path into the machine it was written on.
@@ -59,3 +59,413 @@ def outside_references():
         return [(name, "%d references outside the repository" % len(bad),
                  "\n".join("    | " + b for b in bad[:30]))]
     return [(name, None, None)]
+
+
+# ---------------------------------------------------------------- docs/examples
+# Every command that README.md and docs/ show at a prompt (`$ `, `(gdb) `,
+# `<bochs:N> `) is run as written, by one of the sessions below, and the
+# output lines shown beside it must come out (numbers and addresses may
+# differ: see normalize). A `$ ` command that no session runs is itself a
+# failure, so a new example cannot go untested.
+import pty                          # noqa: E402
+import select                       # noqa: E402
+import shlex                        # noqa: E402
+import signal                       # noqa: E402
+import tempfile                     # noqa: E402
+import time                         # noqa: E402
+
+DOCS = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs"))
+                              if f.endswith(".md"))
+PROMPT_RE = re.compile(r"^(\$|\(gdb\)|<bochs:\d+>) (.*)$")
+SESSION_TIMEOUT = 240
+
+
+def blocks(doc):
+    """The indented code blocks of a Markdown file: (first line number,
+    [lines without the four-space indent])."""
+    out, cur, start = [], [], 0
+    for n, line in enumerate(open(os.path.join(ROOT, doc)).read().splitlines(), 1):
+        if line.startswith("    ") and (cur or line.strip()):
+            if not cur:
+                start = n
+            cur.append(line[4:])
+        elif not line.strip() and cur:
+            cur.append("")
+        else:
+            if cur:
+                out.append((start, cur))
+            cur = []
+    if cur:
+        out.append((start, cur))
+    return [(s, [l for l in b]) for s, b in out]
+
+
+def normalize(line):
+    """A sample line as it can be compared: what varies from build to
+    build (addresses, sizes, counts, ids) becomes #."""
+    line = line.replace("\u2018", "'").replace("\u2019", "'")
+    # GDB shows an argument's value at entry too when the compiler kept it.
+    line = re.sub(r"(\w+)=\1@entry=", r"\1=", line)
+    line = re.sub(r"#\s.*$", "", line) if line.startswith("$ ") else line
+    line = re.sub(r"\b[0-9a-f]{16}\b", "#", line)
+    line = re.sub(r"0x[0-9a-f]+", "0x#", line)
+    line = re.sub(r"\d+", "#", line)
+    # A task's state in a ps table, R or S, depends on timing.
+    line = re.sub(r"(?<= )[RS](?= )", "R", line)
+    return " ".join(line.split())
+
+
+def expected_lines(block_lines):
+    """The output lines a block shows (not commands, not '...')."""
+    return [l for l in block_lines if l.strip() and not PROMPT_RE.match(l)
+            and l.strip() != "..." and not l.startswith("...")]
+
+
+def missing_lines(sample, actual):
+    """The sample lines that do not come out, normalized, in order."""
+    acts = [normalize(a) for a in strip_escapes(actual).splitlines()]
+    miss, pos = [], 0
+    for s in sample:
+        n = normalize(s)
+        for i in range(pos, len(acts)):
+            if n and n in acts[i]:
+                pos = i + 1
+                break
+        else:
+            miss.append(s)
+    return miss
+
+
+def strip_escapes(text):
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).replace("\r", "")
+
+
+def child_env():
+    """The environment for a make run by a test: not the jobserver of the
+    make check that runs us (its file descriptors are not passed on)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    env["LC_ALL"] = "C"
+    return env
+
+
+def make(*args):
+    """make ARGS as the docs write it, on the build directory under test
+    (make check B=DIR passes it on as SPINDLE_BUILD)."""
+    argv = ["make", "--no-print-directory"] + list(args)
+    if os.path.realpath(BUILD) != os.path.realpath(os.path.join(ROOT, "build")):
+        argv.append("B=" + BUILD)
+    return argv
+
+
+def pty_run(argv, script, timeout=SESSION_TIMEOUT, cwd=ROOT):
+    """Runs argv on a terminal of its own, as a student would. script is a
+    list of (prompt, text): text is typed once prompt has appeared after
+    the previous one. Returns (output, timed_out)."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        os.execvpe(argv[0], argv, child_env())
+    out, seen, script = b"", 0, list(script)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            while script and script[0][0].encode() in out[seen:]:
+                prompt, text = script.pop(0)
+                seen = out.index(prompt.encode(), seen) + len(prompt)
+                os.write(fd, text.encode())
+            r, _, _ = select.select([fd], [], [], 0.5)
+            if r:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                out += chunk
+        else:
+            return out.decode("utf-8", "replace"), True
+        return out.decode("utf-8", "replace"), False
+    finally:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def doc_block(doc, first_command):
+    """The code block of doc whose first prompt line is first_command."""
+    for start, lines in blocks(doc):
+        cmds = [PROMPT_RE.match(l) for l in lines]
+        cmds = [m.group(0) for m in cmds if m]
+        if cmds and cmds[0].split("#")[0].strip() == first_command:
+            return start, lines
+    raise LookupError("%s has no block starting with `%s`" % (doc, first_command))
+
+
+def commands(lines, prompt):
+    out = []
+    for l in lines:
+        m = PROMPT_RE.match(l)
+        if m and m.group(1).startswith(prompt):
+            out.append(m.group(2).split("  #")[0].rstrip())
+    return out
+
+
+# -------- README: make run, the shell session
+def readme_make_run():
+    name = "docs/README.make_run"
+    _, lines = doc_block("README.md", "$ make run")
+    shell = commands(lines[1:], "$")
+    out, timed_out = pty_run(make("run"),
+                             [("$ ", c + "\n") for c in shell])
+    if timed_out:
+        return [(name, "timeout", tail(out))]
+    miss = missing_lines(expected_lines(lines), out)
+    if miss:
+        return [(name, "README's make run shows lines that do not come out: %s" % miss[:3],
+                 tail(out))]
+    return [(name, None, None)]
+
+
+def tail(out, n=15):
+    lines = strip_escapes(out).rstrip("\n").splitlines()[-n:]
+    return "\n".join("    | " + l for l in lines)
+
+
+# -------- README: your own program
+def readme_hello():
+    name = "docs/README.own_program"
+    _, lines = doc_block("README.md", "$ cat hello.c")
+    cmds = commands(lines, "$")
+    i = lines.index("$ cat hello.c") + 1
+    src = []
+    while not lines[i].startswith("$ "):
+        src.append(lines[i])
+        i += 1
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, "hello.c"), "w").write("\n".join(src) + "\n")
+        # tools/spindle-cc compiles where you are; make runs in the tree,
+        # so the program is named by its full path there.
+        cc = cmds[1].split()
+        assert cc[0] == "tools/spindle-cc", cmds
+        p = subprocess.run([os.path.join(ROOT, cc[0])] + cc[1:], cwd=d, capture_output=True,
+                           text=True, env=dict(child_env(), SPINDLE_BUILD=BUILD), timeout=300)
+        if p.returncode != 0:
+            return [(name, "`%s` failed: %s" % (cmds[1], p.stderr[-300:]), None)]
+        miss = missing_lines([l for l in expected_lines(lines) if "warning" in l], p.stderr)
+        if miss:
+            return [(name, "spindle-cc did not print %s" % miss, p.stderr[-500:])]
+        hello = os.path.join(d, "hello")
+        for cmd, script, want in (
+                (cmds[2], [("$ ", "hello\n"), ("$ ", "exit\n")], "hello from hello"),
+                (cmds[3], [], "hello from /bin/hello")):
+            argv = [a.replace("=hello", "=" + hello) for a in shlex.split(cmd)]
+            out, timed_out = pty_run(make(*argv[1:]), script)
+            out = strip_escapes(out)
+            if timed_out or want not in out or "init exited with status 0" not in out:
+                return [(name, "`%s`: no '%s', then 'init exited with status 0'" % (cmd, want),
+                         tail(out))]
+    return [(name, None, None)]
+
+
+# -------- GDB sessions: make qemu-gdb, then make gdb typed into
+QEMU_GDB_RE = re.compile(r'make qemu-gdb((?: [A-Z_]+=(?:"[^"]*"|[^\s`]+))*)')
+
+
+def gdb_session(doc, gdb_lines, qemu_args):
+    """make qemu-gdb ARGS in the background, then make gdb with the
+    doc's (gdb) lines typed in (and `kill`). Returns GDB's output."""
+    with tempfile.TemporaryDirectory() as d:
+        gdbinit = os.path.join(d, "gdbinit")
+        argv = make("qemu-gdb", *shlex.split(qemu_args)) + ["GDBINIT=" + gdbinit]
+        qpid, qfd = pty.fork()
+        if qpid == 0:
+            os.chdir(ROOT)
+            os.execvpe(argv[0], argv, child_env())
+        qout = b""
+        try:
+            deadline = time.monotonic() + SESSION_TIMEOUT
+            while b"QEMU waits for GDB" not in qout and time.monotonic() < deadline:
+                r, _, _ = select.select([qfd], [], [], 0.5)
+                if r:
+                    try:
+                        qout += os.read(qfd, 65536)
+                    except OSError:
+                        break
+            if b"QEMU waits for GDB" not in qout:
+                return "make qemu-gdb did not start:\n" + qout.decode(errors="replace")[-800:]
+            script = "".join(l + "\n" for l in gdb_lines) + "kill\n"
+            p = subprocess.run(make("gdb", "GDBINIT=" + gdbinit), env=child_env(),
+                               cwd=ROOT, input=script, capture_output=True, text=True,
+                               timeout=SESSION_TIMEOUT)
+            return p.stdout + p.stderr
+        finally:
+            for sig_target in (lambda: os.killpg(qpid, signal.SIGKILL),
+                               lambda: os.kill(qpid, signal.SIGKILL)):
+                try:
+                    sig_target()
+                except OSError:
+                    pass
+            os.waitpid(qpid, 0)
+            os.close(qfd)
+
+
+GDB_ERRORS = re.compile(r"^(?:.*Python Exception.*|.*Error occurred in Python.*|"
+                        r"No symbol .*|Cannot access memory.*|.*not defined.*|"
+                        r"Undefined command.*|.*Connection refused.*|A syntax error.*)$", re.M)
+
+
+def doc_gdb(doc):
+    """A doc's (gdb) blocks, in order, in one session, booted as the doc
+    says (its first `make qemu-gdb ...`, in a block or in the text)."""
+    name = "docs/%s.gdb" % os.path.splitext(os.path.basename(doc))[0]
+    text = open(os.path.join(ROOT, doc)).read()
+    m = QEMU_GDB_RE.search(text)
+    if not m:
+        return [(name, "%s shows (gdb) commands but no make qemu-gdb" % doc, None)]
+    gdb_lines, samples = [], []
+    for _, lines in blocks(doc):
+        cmds = commands(lines, "(gdb)")
+        if cmds:
+            gdb_lines += cmds
+            samples += [l for l in expected_lines(lines) if not l.startswith("$ ")
+                        and not l.startswith("***")]
+    out = gdb_session(doc, gdb_lines, m.group(1))
+    errs = GDB_ERRORS.findall(out)
+    if errs:
+        return [(name, "GDB said: %s" % errs[0], out[-2500:])]
+    if out.count("Breakpoint") < 1:
+        return [(name, "no breakpoint was hit", out[-2500:])]
+    miss = missing_lines(samples, out)
+    if miss:
+        return [(name, "%s shows lines GDB does not print: %s" % (doc, miss[:2]), out[-2500:])]
+    return [(name, None, None)]
+
+
+# -------- Bochs
+def doc_make_bochs():
+    name = "docs/bochs.make_bochs"
+    if not shutil_which("bochs") or not os.path.exists(os.path.join(BUILD, "spindle.iso")):
+        return [(name, SKIP_MARK + "no bochs or no ISO (tools/deps.sh bochs iso)", None)]
+    out, timed_out = pty_run(make("bochs"),
+                             [("$ ", "echo docs\n"), ("$ ", "exit\n")])
+    out = strip_escapes(out)
+    _, lines = doc_block("docs/bochs.md", "$ make bochs")
+    miss = missing_lines(expected_lines(lines), out)
+    if timed_out or miss or "init exited with status 0" not in out:
+        return [(name, "make bochs: %s" % ("timeout" if timed_out else
+                                            miss or "no 'init exited with status 0'"), tail(out))]
+    return [(name, None, None)]
+
+
+def doc_bochs_debug():
+    name = "docs/bochs.bochs_debug"
+    if not shutil_which("bochs") or not shutil_which("grub-mkrescue"):
+        return [(name, SKIP_MARK + "no bochs or no grub-mkrescue (tools/deps.sh bochs iso)",
+                 None)]
+    start, lines = doc_block("docs/bochs.md", '$ make bochs-debug APPEND="init=/bin/tls-demo"')
+    _, dbg = doc_block("docs/bochs.md", "<bochs:1> c")
+    cmds = commands(dbg, "<bochs")
+    argv = make(*shlex.split(commands(lines, "$")[0])[1:])
+    p = subprocess.run(argv, cwd=ROOT, env=child_env(),
+                       input="".join(c + "\n" for c in cmds) + "quit\n",
+                       capture_output=True, text=True, timeout=SESSION_TIMEOUT)
+    out = p.stdout + p.stderr
+    miss = missing_lines([l for l in expected_lines(lines + dbg)
+                          if not l.startswith("Next at") and not l.startswith("(0) [")], out)
+    if miss:
+        return [(name, "bochs.md shows lines Bochs does not print: %s" % miss[:2], out[-2500:])]
+    return [(name, None, None)]
+
+
+def shutil_which(cmd):
+    import shutil
+    return shutil.which(cmd)
+
+
+SKIP_MARK = SKIP
+
+
+# -------- benchmarks
+def doc_make_bench():
+    """Every make bench command of docs/benchmarks.md (and README's), as
+    written: each must complete (speed itself is judged by nobody)."""
+    name = "docs/benchmarks.make_bench"
+    cmds = []
+    for doc in ("README.md", "docs/benchmarks.md"):
+        for _, lines in blocks(doc):
+            cmds += [c for c in commands(lines, "$") if c.startswith("make bench")]
+    for cmd in dict.fromkeys(cmds):
+        p = subprocess.run(make(*shlex.split(cmd)[1:]), cwd=ROOT, env=child_env(),
+                           capture_output=True, text=True, timeout=1800,
+                           stdin=subprocess.DEVNULL)
+        if p.returncode != 0 or not re.search(r"^\S.*\s\d+\s", p.stdout, re.M):
+            return [(name, "`%s` failed (exit %d) or printed no table" % (cmd, p.returncode),
+                     (p.stdout + p.stderr)[-1500:])]
+    return [(name, None, None)]
+
+
+# -------- every $ command has a session
+# (doc, command as written) -> the session that runs it. Spindle's shell
+# commands in README's make run block are run by docs/README.make_run.
+COVERED = {
+    ("README.md", "make run"): "docs/README.make_run",
+    ("README.md", "make check"): "this run itself",
+    ("README.md", "make bench"): "docs/benchmarks.make_bench",
+    ("README.md", "cat hello.c"): "docs/README.own_program",
+    ("README.md", "tools/spindle-cc -o hello hello.c"): "docs/README.own_program",
+    ("README.md", "make run EXTRA=hello"): "docs/README.own_program",
+    ("README.md", "make run INIT=hello"): "docs/README.own_program",
+    ("docs/benchmarks.md", "make bench"): "docs/benchmarks.make_bench",
+    ("docs/benchmarks.md", "make bench SMP=4"): "docs/benchmarks.make_bench",
+    ("docs/debugging.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/debugging.gdb",
+    ("docs/debugging.md", "make gdb"): "docs/debugging.gdb",
+    ("docs/bochs.md", "make bochs"): "docs/bochs.make_bochs",
+    ("docs/bochs.md", 'make bochs-debug APPEND="init=/bin/tls-demo"'): "docs/bochs.bochs_debug",
+}
+
+
+def commands_covered():
+    name = "docs/every_command_run"
+    bad = []
+    for doc in DOCS:
+        for start, lines in blocks(doc):
+            shell_block = False
+            for l in lines:
+                m = PROMPT_RE.match(l)
+                if not m or m.group(1) != "$":
+                    continue
+                cmd = m.group(2).split("  #")[0].strip()
+                if shell_block:
+                    continue            # typed into Spindle's shell
+                if (doc, cmd) not in COVERED:
+                    bad.append("%s:%d: $ %s" % (doc, start, cmd))
+                shell_block = cmd == "make run" and doc == "README.md"
+    if bad:
+        return [(name, "commands shown that no test runs (tests/docs_examples.py COVERED)",
+                 "\n".join("    | " + b for b in bad))]
+    return [(name, None, None)]
+
+
+def gdb_docs():
+    return [d for d in DOCS if any(commands(lines, "(gdb)") for _, lines in blocks(d))]
+
+
+def doc_jobs():
+    """(name, function, args) for tests/run.py."""
+    jobs = [("docs/every_command_run", commands_covered, ()),
+            ("docs/README.make_run", readme_make_run, ()),
+            ("docs/README.own_program", readme_hello, ()),
+            ("docs/benchmarks.make_bench", doc_make_bench, ()),
+            ("docs/bochs.make_bochs", doc_make_bochs, ()),
+            ("docs/bochs.bochs_debug", doc_bochs_debug, ())]
+    for d in gdb_docs():
+        jobs.append(("docs/%s.gdb" % os.path.splitext(os.path.basename(d))[0], doc_gdb, (d,)))
+    return jobs

@@ -27,7 +27,7 @@ import tempfile
 import threading
 import time
 
-from machine import BUILD, QEMU_TIMEOUT, ROOT, qemu_kernel_cmd, run_qemu
+from machine import BUILD, QEMU_TIMEOUT, ROOT, SKIP, qemu_kernel_cmd, run_qemu
 
 sys.path.insert(0, os.path.join(ROOT, "tools", "gdb"))
 import desc  # noqa: E402  (tools/gdb/desc.py: pure Python, no GDB)
@@ -54,7 +54,7 @@ def gdb_prelude(port, kernel=DEBUG_KERNEL):
 
 def missing():
     if not shutil.which("gdb"):
-        return "gdb is not installed (tools/deps.sh gdb)"
+        return SKIP + "gdb is not installed (tools/deps.sh gdb)"
     if not os.path.exists(DEBUG_KERNEL):
         return "no %s (make debug)" % DEBUG_KERNEL
     return None

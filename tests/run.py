@@ -25,24 +25,33 @@ Runs, in order, and prints one line per test, `PASS name` or
                the FPU tests again in the other switching mode, and on a
                CPU without FXSR and SSE (USER_TEST_VARIANTS)
   grub/...     the GRUB ISO booted in QEMU
-  bochs/...    the same ISO under Bochs, and t_fpu_fault as init (Bochs
-               raises SSE exceptions, QEMU's TCG does not)
-  gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
+  bochs/...    the same ISO under Bochs, the shell typed into it, and
+               t_fpu_fault as init (Bochs raises SSE exceptions, QEMU's
+               TCG does not)
+  gdb/...      GDB on QEMU's stub with the debug kernel and Spindle's
+               commands (tests/gdb_tests.py)
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
                -icount) completes and repeats exactly (tests/bench_check.py)
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
+  repo/...     no file refers outside the repository
+  docs/...     every command README.md and docs/ show, run as written
+               (tests/docs_examples.py)
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
-the banner shows twice), a timeout, or a missing end-of-run line.
-Exit status 1 if anything failed. Options: -k PATTERN runs only the tests
-whose name contains PATTERN; -j N boots N machines at once.
+the banner shows twice), a timeout, or a missing end-of-run line. A test
+whose tool is not installed (Bochs, GRUB, GDB) prints `SKIP name: why`,
+and the last line then ends `, N skipped`. Exit status 1 if anything
+failed. Options: -t NAME runs the tests with that exact name or shell
+glob (make test T=NAME); -k PATTERN those whose name contains PATTERN;
+-j N boots N machines at once.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
-tests/loaders.py (GRUB, Bochs, GDB), tests/web.py (the page and
-the machine v86 emulates); this file, the unit tests, the
+tests/loaders.py (GRUB, Bochs), tests/gdb_tests.py (GDB),
+tests/docs_examples.py (the docs), tests/web.py (the page and the
+machine v86 emulates); this file, the unit tests, the
 in-kernel groups, the user test programs and main.
 """
 import argparse
@@ -58,7 +67,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from bench_check import bench_smp_repeats
-from docs_examples import outside_references
+from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
@@ -391,6 +400,7 @@ def main():
     jobs.append(("web/node", web_node, ()))
     jobs.append(("web/node_iso", web_node, (True,)))
     jobs.append(("web/chromium", web_browser, ()))
+    jobs += doc_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:

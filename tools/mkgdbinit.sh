@@ -11,6 +11,7 @@ cat <<GDB
 set architecture i386
 set confirm off
 set pagination off
+set width 0
 file $kernel
 source tools/gdb/spindle.py
 # The kernel's current is a macro calling an inline function, which GDB

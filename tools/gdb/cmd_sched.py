@@ -149,13 +149,21 @@ clone."""
         if arg.strip():
             raise SpindleError("usage: spindle cache (no arguments)")
         cache = kdata.static("task_cache")
+        stats = kdata.static("cache_stats")
+        per_cpu = stats.type.strip_typedefs().code == gdb.TYPE_CODE_ARRAY
+        total = [0, 0, 0]
         for c in range(kdata.ncpus()):
             t = cache[c]
-            print("cpu%d: %s" % (c, "empty" if not int(t) else
-                                 "parked %s" % kdata.task_name(t)))
-        s = kdata.static("cache_stats")
-        print("parked %d, freed %d, reused %d" % (int(s["parked"]), int(s["freed"]),
-                                                  int(s["reused"])))
+            line = "cpu%d: %s" % (c, "empty" if not int(t) else
+                                  "parked %s" % kdata.task_name(t))
+            if per_cpu:
+                n = [int(stats[c][f]) for f in ("parked", "freed", "reused")]
+                total = [a + b for a, b in zip(total, n)]
+                line += "  (parked %d, freed %d, reused %d)" % tuple(n)
+            print(line)
+        if not per_cpu:
+            total = [int(stats[f]) for f in ("parked", "freed", "reused")]
+        print("parked %d, freed %d, reused %d" % tuple(total))
 
 
 def register():
