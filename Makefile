@@ -8,6 +8,10 @@
 #   make qemu-gdb   QEMU stopped at the first instruction, waiting for GDB
 #   make gdb        GDB attached to `make qemu-gdb` with the kernel's symbols
 #   make bochs      the ISO under Bochs, headless, serial on this terminal
+#   make fuzz       the system-call fuzzer: SEED=1 CALLS=100000 CPUS=4
+#                   WORKERS=6 (FUZZ_FLAGS=-v prints every call)
+#   make stress     the stress run: STRESS_SECONDS=600 at CPUS=4
+#                   (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
 #   make clean
 #
 # Every target first runs tools/deps.sh, which installs missing Debian
@@ -66,7 +70,7 @@ KERNEL := $(B)/kernel.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench
+.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench fuzz stress
 all: $(KERNEL) $(INITRD)
 
 deps:
@@ -195,6 +199,21 @@ check: all $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) unit-tests
 # -icount, the table in $(B)/bench.txt. Missed targets never fail it.
 bench: all
 	$(Q)tools/bench.sh $(B) $(KERNEL) $(INITRD)
+
+# Long runs (docs/fuzzing.md): the fuzzer or the stress run booted as
+# init at -smp CPUS; they print where they stopped and check the books.
+SEED ?= 1
+CALLS ?= 100000
+CPUS ?= 4
+WORKERS ?= 6
+FUZZ_FLAGS ?=
+STRESS_SECONDS ?= 600
+STRESS_FLAGS ?=
+fuzz: all
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) fuzz -s $(SEED) -n $(CALLS) -w $(WORKERS) $(FUZZ_FLAGS)
+
+stress: all
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) stress -t $(STRESS_SECONDS) $(STRESS_FLAGS)
 
 clean:
 	rm -rf $(B) .gdbinit
