@@ -102,6 +102,20 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 	return 0;
 }
 
+/* SIGKILL pending for t or its group, or the group already exiting
+ * (Linux's fatal_signal_pending). Called with tasklist_lock held, under
+ * which kill() and kill(-1) send: a 64-bit set is read in two halves,
+ * but SIGKILL's bit lives in one. */
+static bool fatal_signal_pending(const struct task *t)
+{
+	uint64_t set = *(const volatile uint64_t *)&t->pending.signals;
+
+	ASSERT(tasklist_lock.locked && tasklist_lock.owner_cpu == current_thread_info()->cpu);
+	if (t->sighand)
+		set |= *(const volatile uint64_t *)&t->sighand->shared_pending.signals;
+	return (set & SIGMASK(SIGKILL)) || t->group_exiting;
+}
+
 long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 {
 	struct task *p = current, *c;
@@ -158,6 +172,18 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	}
 
 	lflags = spin_lock_irqsave(&tasklist_lock);
+	/* A SIGKILL that reached the parent while the child was being made
+	 * (kill(-1), a group kill) walked the task list before the child was
+	 * in it as a process: the child would escape it and live on. As
+	 * Linux's copy_process does for a fatal signal, give up the child;
+	 * the parent dies on its way out. The signal is sent under
+	 * tasklist_lock, so it is either seen here or it sees the child. */
+	if (fatal_signal_pending(p)) {
+		task_unhash_locked(c);
+		spin_unlock_irqrestore(&tasklist_lock, lflags);
+		abandon_child(c);
+		return -EINTR;
+	}
 	if (flags & CLONE_THREAD) {
 		c->tgid = p->tgid;
 		c->group_leader = p->group_leader;
