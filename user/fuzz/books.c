@@ -140,7 +140,12 @@ static void drain_here(char *stack_top)
 	int st = -1;
 	long tid = fz_clone(CLONE_VM | SIGCHLD, stack_top, NULL, NULL, quick, NULL);
 
-	if (tid <= 0 || raw_wait4((int)tid, &st, 0, NULL) != tid || st != 0)
+	long r = -EINTR;
+
+	/* pid 1 catches every signal (session.c): a wait may be interrupted. */
+	while (tid > 0 && r == -EINTR)
+		r = raw_wait4((int)tid, &st, 0, NULL);
+	if (tid <= 0 || r != tid || st != 0)
 		drain_bad = 1;
 }
 
@@ -164,7 +169,11 @@ long fz_books_take(struct fz_books *k)
 	static bool touched;
 	long r;
 
-	if (!touched) {                 /* no page fault between two readings */
+	/* No page fault may come between a reading and its being stored:
+	 * the stacks, and k itself (a static first written here would get
+	 * its page after the kernel counted the free frames). */
+	memset(k, 0, sizeof(*k));
+	if (!touched) {
 		memset(dstacks, 0, sizeof(dstacks));
 		touched = true;
 	}
@@ -189,7 +198,8 @@ long fz_books_take(struct fz_books *k)
 			raw_sched_yield();
 		drain_done = 1;
 		for (int i = 0; i < n; i++)
-			raw_wait4((int)tid[i], NULL, __WCLONE, NULL);
+			while (raw_wait4((int)tid[i], NULL, __WCLONE, NULL) == -EINTR)
+				;
 		if (drain_bad || n < DRAINERS)
 			return -EAGAIN;
 	}

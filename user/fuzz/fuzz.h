@@ -146,9 +146,14 @@ void fz_world_init(struct fz_world *w, const struct fz_config *cfg,
 /* super.c: 0 if the run was clean. */
 int fz_supervise(const struct fz_config *cfg);
 
+struct fz_books;
+
 /* session.c: the pid-1 part. 0 if clean; why in buf otherwise. */
 int fz_session(const struct fz_config *cfg, char *why, size_t n);
 void fz_guard_init(void);       /* pid 1: a handler for every signal it can catch */
+/* pid 1: kill(-1, SIGKILL) and reap until no more tasks than before. */
+long fz_kill_rest(const struct fz_books *before, char *why, size_t n);
+void fz_touch_stack(void);      /* the stack a session uses, touched at once */
 
 /* books.c: the kernel's books (/proc/kstat), drained of the per-CPU
  * task cache, and /proc/tasks. */

@@ -68,7 +68,7 @@ static void sweep(int super)
 }
 
 /* Everything but pid 1 killed and reaped: until the task count is k0's. */
-static long kill_rest(char *why, size_t n)
+long fz_kill_rest(const struct fz_books *before, char *why, size_t n)
 {
 	long long end = fz_now_ms() + 30000;
 	struct fz_books k;
@@ -77,13 +77,14 @@ static long kill_rest(char *why, size_t n)
 		raw_kill(-1, SIGKILL);
 		while (raw_wait4(-1, NULL, WNOHANG | __WALL, NULL) > 0)
 			;
-		if (fz_kstat(&k) == 0 && k.tasks <= k0.tasks)
+		if (fz_kstat(&k) == 0 && k.tasks <= before->tasks)
 			return 0;
 		if (fz_now_ms() > end)
 			break;
 		fz_sleep_ms(20);
 	}
-	snprintf(why, n, "%lu tasks 30 s after kill(-1, SIGKILL), %lu before", k.tasks, k0.tasks);
+	snprintf(why, n, "%lu tasks 30 s after kill(-1, SIGKILL), %lu before", k.tasks,
+		 before->tasks);
 	printf("fuzz: tasks left:\n");
 	if (fz_read_file("/proc/tasks", tasks_buf, sizeof(tasks_buf)) > 0)
 		printf("%s", tasks_buf);
@@ -92,7 +93,7 @@ static long kill_rest(char *why, size_t n)
 
 /* Touches the stack this session may use, so that no page fault adds a
  * frame between the two readings of the books. */
-__attribute__((noinline)) static void touch_stack(void)
+__attribute__((noinline)) void fz_touch_stack(void)
 {
 	volatile char pad[24 * 1024];
 
@@ -107,9 +108,10 @@ int fz_session(const struct fz_config *cfg, char *why, size_t n)
 	long long next_sweep;
 
 	*why = 0;
-	touch_stack();
+	fz_touch_stack();
 	memset(seen_before, 0, sizeof(seen_before));
 	memset(tasks_buf, 0, sizeof(tasks_buf));
+	memset(&k1, 0, sizeof(k1));     /* no page first touched after k0 */
 	printf("fuzz: session: seed %#x, %lu calls, %d workers\n", cfg->seed, cfg->calls,
 	       cfg->workers);
 	if ((r = fz_books_take(&k0)) != 0) {
@@ -136,7 +138,7 @@ int fz_session(const struct fz_config *cfg, char *why, size_t n)
 		}
 		fz_sleep_ms(5);
 	}
-	if (kill_rest(why, n) != 0)
+	if (fz_kill_rest(&k0, why, n) != 0)
 		return 1;
 	if (st != 0) {
 		snprintf(why, n, "the supervisor ended with status %#x (see above)", st);
