@@ -12,6 +12,7 @@
 #                   WORKERS=6 (FUZZ_FLAGS=-v prints every call)
 #   make stress     the stress run: STRESS_SECONDS=600 at CPUS=4
 #                   (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
+#   make exhaust    t_exhaust with its bombs unbounded, at CPUS=4
 #   make clean
 #
 # Every target first runs tools/deps.sh, which installs missing Debian
@@ -70,7 +71,8 @@ KERNEL := $(B)/kernel.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench fuzz stress
+.PHONY: FORCE all deps iso run qemu-gdb gdb bochs check clean unit-tests bench fuzz stress \
+	exhaust
 all: $(KERNEL) $(INITRD)
 
 deps:
@@ -214,6 +216,9 @@ fuzz: all
 
 stress: all
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) stress -t $(STRESS_SECONDS) $(STRESS_FLAGS)
+
+exhaust: all
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
 
 clean:
 	rm -rf $(B) .gdbinit

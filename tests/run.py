@@ -172,13 +172,14 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 # Programs that need more than QEMU_TIMEOUT on a loaded host: t_smp_futex's
 # 100,000-round ping-pong is up to 200,000 wake-ups of a halted vCPU,
 # each a host thread waking (docs/smp.md); still bounded, never a hang.
-USER_TEST_TIMEOUT = {"t_smp_futex": 300, "t_fuzz": 300, "t_stress": 200}
+USER_TEST_TIMEOUT = {"t_smp_futex": 300, "t_fuzz": 300, "t_stress": 200, "t_exhaust": 300}
 
 # Programs that run at only some CPU counts (all of SMP_COUNTS otherwise):
 # the fuzzer and the stress run are long, and -smp 1 and 4 are the counts
-# issue 11 asks for; t_kill_fork races CPUs against each other (at -smp 1
-# its forkers only starve pid 1).
-USER_TEST_SMP = {"t_fuzz": (1, 4), "t_stress": (4,), "t_kill_fork": (2, 4, 8)}
+# issue 11 asks for (t_exhaust's bombs too); t_kill_fork races CPUs
+# against each other (at -smp 1 its forkers only starve pid 1).
+USER_TEST_SMP = {"t_fuzz": (1, 4), "t_stress": (4,), "t_exhaust": (1, 4),
+                 "t_kill_fork": (2, 4, 8)}
 
 
 def user_test(smp, prog):

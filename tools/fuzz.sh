@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/fuzz.sh KERNEL INITRD CPUS PROGRAM ARGS... - `make fuzz` and
-# `make stress` (docs/fuzzing.md).
+# `make stress` and `make exhaust` (docs/fuzzing.md).
 #
 # Boots KERNEL with /bin/PROGRAM as init (init=/bin/PROGRAM -- ARGS) in
 # QEMU at -smp CPUS, with the serial console on this terminal and copied

@@ -195,6 +195,26 @@ static void finish(struct fz_task *t)
 	raw_exit_group(0);
 }
 
+static void nop_handler(int sig)
+{
+	(void)sig;
+}
+
+/* Most signals get a handler that returns, so that the kills a worker
+ * sends itself mostly test delivery and sigreturn rather than end it:
+ * a generation lives long enough to build up state. The faults keep
+ * their default (a handler would return to the fault for ever). */
+static void catch_most(struct fz_task *t)
+{
+	struct k_sigaction ka = { (void *)nop_handler, SA_RESTORER, (void *)__restore_rt,
+				  { 0, 0 } };
+
+	for (int s = 1; s <= NSIG; s++)
+		if (s != SIGSEGV && s != SIGBUS && s != SIGILL && s != SIGFPE && s != SIGTRAP &&
+		    fz_chance(t, 85))
+			raw_rt_sigaction(s, &ka, NULL, SIGSET_SIZE);
+}
+
 void fz_worker(const struct fz_config *cfg, struct fz_shared *sh, int slot, unsigned gen)
 {
 	struct fz_task t;
@@ -206,6 +226,7 @@ void fz_worker(const struct fz_config *cfg, struct fz_shared *sh, int slot, unsi
 	t.rng = fz_mix(cfg->seed, (uint32_t)slot, gen, 0);
 	t.left = FZ_GEN_CALLS;
 	snprintf(t.name, sizeof(t.name), "w%d.%u", slot, gen);
+	catch_most(&t);
 	while (t.left && !sh->stop) {
 		if ((t.made & 15) == 0)
 			reap(&t);
