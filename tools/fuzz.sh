@@ -21,11 +21,12 @@ qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" -append "init=/bin/$prog -- $*" \
 	-serial stdio < /dev/null | tee "$log"
 set -e
-if grep -q '^PANIC' "$log"; then
+# The console ends its lines with \r\n.
+if tr -d '\r' < "$log" | grep -aq '^PANIC'; then
 	echo "$prog: the kernel panicked (see $log)" >&2
 	exit 1
 fi
-if ! grep -q '^init exited with status 0$' "$log"; then
+if ! tr -d '\r' < "$log" | grep -aq '^init exited with status 0$'; then
 	echo "$prog: failed (see $log)" >&2
 	exit 1
 fi
