@@ -13,6 +13,12 @@
  * status says whether all was well. Run from the shell it is only the
  * supervisor (orphans go to init).
  *
+ *     fuzz -T CASE N
+ *
+ * runs privileged experiment CASE of fz_privileged (user/fuzz/traps.c)
+ * N times, each in a child, and says which came back with privilege:
+ * for narrowing down a trap that a seed found.
+ *
  *     fuzz -x STREAM CALLS
  *
  * is what a worker's execve of /bin/fuzz runs: a few calls, no more. It
