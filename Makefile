@@ -14,6 +14,11 @@
 #   make bench        the speed figures (docs/benchmarks.md)
 #   make web          build/web: a static page that boots Spindle in v86, in
 #                     a browser (docs/web.md); make serve-web shows it locally
+#   make fuzz         the system-call fuzzer: SEED=1 CALLS=100000 CPUS=4
+#                     WORKERS=6 (FUZZ_FLAGS=-v prints every call)
+#   make stress       the stress run: STRESS_SECONDS=600 at CPUS=4
+#                     (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
+#   make exhaust      t_exhaust with its bombs unbounded, at CPUS=4
 #   make clean
 #
 # Every target first runs tools/deps.sh with what it needs (build, run,
@@ -82,7 +87,8 @@ KERNEL := $(B)/kernel.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench
+.PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
+	fuzz stress exhaust
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -277,6 +283,24 @@ test: $(CHECK_PREREQS) | deps-check
 bench: all
 	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD); \
 	else tools/bench_smp.sh $(B) $(KERNEL) $(INITRD) $(SMP); fi
+
+# Long runs (docs/fuzzing.md): the fuzzer or the stress run booted as
+# init at -smp CPUS; they print where they stopped and check the books.
+SEED ?= 1
+CALLS ?= 100000
+CPUS ?= 4
+WORKERS ?= 6
+FUZZ_FLAGS ?=
+STRESS_SECONDS ?= 600
+STRESS_FLAGS ?=
+fuzz: all
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) fuzz -s $(SEED) -n $(CALLS) -w $(WORKERS) $(FUZZ_FLAGS)
+
+stress: all
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) stress -t $(STRESS_SECONDS) $(STRESS_FLAGS)
+
+exhaust: all
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
 
 clean:
 	rm -rf $(B) .gdbinit

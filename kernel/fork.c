@@ -117,6 +117,20 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 	return 0;
 }
 
+/* SIGKILL pending for t or its group, or the group already exiting
+ * (Linux's fatal_signal_pending). Called with tasklist_lock held, under
+ * which kill() and kill(-1) send: a 64-bit set is read in two halves,
+ * but SIGKILL's bit lives in one. */
+static bool fatal_signal_pending(const struct task *t)
+{
+	uint64_t set = *(const volatile uint64_t *)&t->pending.signals;
+
+	ASSERT(tasklist_lock.locked && tasklist_lock.owner_cpu == current_thread_info()->cpu);
+	if (t->sighand)
+		set |= *(const volatile uint64_t *)&t->sighand->shared_pending.signals;
+	return (set & SIGMASK(SIGKILL)) || t->group_exiting;
+}
+
 long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 {
 	struct task *p = current, *c;
@@ -179,19 +193,26 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	}
 
 	lflags = spin_lock_irqsave(&tasklist_lock);
-	/* Linux's copy_process: "a fatal signal pending means that current
-	 * will exit, so the new thread can't slip out of an OOM kill (or
-	 * normal SIGKILL)". Here that is group_exiting, which exit_group, a
-	 * fatal signal and de_thread set under tasklist_lock on every task
-	 * of the group. A thread added after that would not be told to die:
-	 * after an execve's de_thread had looked at the group, it could call
-	 * execve itself, and the two de_threads would wait for each other
-	 * forever (t_exec_storm). The caller is dying: -EAGAIN is never seen. */
-	if (p->group_exiting) {
+	/* Linux's copy_process: "Let kill terminate clone/fork in the
+	 * middle". Two ways the caller may already be dying, both seen here
+	 * under tasklist_lock, which the killer holds too:
+	 *   - a SIGKILL that reached it while the child was being made
+	 *     (kill(-1), a group kill) walked the task list before the child
+	 *     was in it as a process: the child would escape it and live on
+	 *     (t_kill_fork);
+	 *   - its group is being torn down (group_exiting, set by
+	 *     exit_group, a fatal signal or de_thread on every task of the
+	 *     group): a thread added now would not be told to die, and after
+	 *     an execve's de_thread had looked at the group it could call
+	 *     execve itself; the two de_threads would then wait for each
+	 *     other forever (t_exec_storm).
+	 * Give up the child; the caller dies on its way out and never sees
+	 * the -EINTR. */
+	if (fatal_signal_pending(p) || p->group_exiting) {
 		task_unhash_locked(c);
 		spin_unlock_irqrestore(&tasklist_lock, lflags);
 		abandon_child(c);
-		return -EAGAIN;
+		return -EINTR;
 	}
 	if (flags & CLONE_THREAD) {
 		c->tgid = p->tgid;

@@ -1,6 +1,6 @@
 /* user/tests/t_exec_storm.c - a group leader and three threads calling
  * execve at once, ROUNDS times (issue 11, item 3). Exactly one execve
- * wins (de_thread, kernel/exec.c); the others return -EAGAIN and die of
+ * wins (de_thread, kernel/exec.c); the others return -EAGAIN or -EINTR and die of
  * its SIGKILL; the process must then run the new program, which exits
  * with CODE. The third thread is cloned while the first two are already
  * in execve, at a delay that changes every round: a clone that lands
@@ -67,7 +67,7 @@ static int run_child(void)
 	sh->go = 1;
 	for (long long end = thr_now_ns() + sh->delay_ns; thr_now_ns() < end;)
 		;
-	/* May fail (-EAGAIN) once an execve has won: then we are dying. */
+	/* May fail (-EINTR) once an execve has won: then we are dying. */
 	(void)thr_clone(THR_THREAD_FLAGS, stacks[NTHREADS - 1] + STACK, NULL, NULL,
 			exec_at_once, NULL);
 	do_exec();

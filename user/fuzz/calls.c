@@ -1,0 +1,505 @@
+/* user/fuzz/calls.c - one random system call with dangerous arguments
+ * (fuzz.h). Every call goes through fz_sys, which counts it against
+ * the budget and, with -v, prints it first.
+ *
+ * The restrictions of fuzz.h live here: fds 0-2 (the console) are never
+ * passed, signals go only to fuzz tasks (fz_target_pid), execve runs
+ * only /bin/fuzz -x or something that cannot run, and no range that
+ * mmap, munmap or mprotect is given covers the supervisor's page. */
+#include "user/fuzz/fuzz.h"
+#include "user/fuzz/calls.h"
+#include "signal.h"
+#include "stdio.h"
+#include "string.h"
+#include "sys/mman.h"
+#include "sys/uio.h"
+#include "time.h"
+
+void fz_count(struct fz_task *t, unsigned long nr)
+{
+	struct fz_shared *sh = t->w->sh;
+
+	t->made++;
+	if (t->left)
+		t->left--;
+	if (!sh)
+		return;
+	__atomic_add_fetch(&sh->slot[t->w->slot].calls, 1, __ATOMIC_RELAXED);
+	sh->slot[t->w->slot].nr = nr;
+	if (__atomic_add_fetch(&sh->total, 1, __ATOMIC_RELAXED) >= sh->budget)
+		sh->stop = 1;
+}
+
+void fz_trace(struct fz_task *t, unsigned long nr, const uint32_t *a, int n)
+{
+	char line[160];
+	int len;
+
+	if (!t->w->cfg->trace)
+		return;
+	len = snprintf(line, sizeof(line), "fz %s #%lu: %lu(", t->name, t->made, nr);
+	for (int i = 0; i < n && len < (int)sizeof(line) - 16; i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "%s%#x", i ? ", " : "",
+				a[i]);
+	len += snprintf(line + len, sizeof(line) - (size_t)len, ")\n");
+	raw_write(1, line, (size_t)len);
+}
+
+long fz_sys(struct fz_task *t, unsigned long nr, int n, uint32_t a0, uint32_t a1,
+	    uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	uint32_t a[6] = { a0, a1, a2, a3, a4, a5 };
+	struct fz_shared *sh = t->w->sh;
+	long r;
+
+	fz_count(t, nr);
+	fz_trace(t, nr, a, n);
+	r = raw_syscall6((long)nr, (long)a0, (long)a1, (long)a2, (long)a3, (long)a4, (long)a5);
+	if (sh && sh->magic != FZ_MAGIC) {
+		char line[160];
+		int len = snprintf(line, sizeof(line), "fuzz: BUG: the shared page changed "
+				   "under %s #%lu: %lu(%#x, %#x, %#x, %#x, %#x, %#x) = %ld\n",
+				   t->name, t->made, nr, a0, a1, a2, a3, a4, a5, r);
+		raw_write(1, line, (size_t)len);
+		raw_exit_group(97);
+	}
+	return r;
+}
+
+/* ---- argument helpers ---- */
+
+/* An fd that is never the console's 0, 1 or 2. */
+uint32_t fz_fd(struct fz_task *t)
+{
+	uint32_t fd;
+
+	switch (fz_below(t, 8)) {
+	case 0: fd = fz_int(t); break;
+	case 1: fd = (uint32_t)-(int32_t)fz_below(t, 4); break;
+	default: fd = 3 + fz_below(t, 16); break;
+	}
+	return fd <= 2 ? fd + 3 : fd;
+}
+
+/* Scratch space in the arena for a structure the kernel reads. */
+static void *scratch(struct fz_task *t, size_t n)
+{
+	uint32_t off = 256 + fz_below(t, FZ_ARENA_PAGES * 4096 - 512 - (uint32_t)n);
+
+	return t->w->arena + (off & ~3u);
+}
+
+/* A pointer to a structure of n bytes: usually a valid one the caller
+ * fills, sometimes one that is not there. */
+uint32_t fz_struct_ptr(struct fz_task *t, void **valid, size_t n)
+{
+	*valid = NULL;
+	if (fz_chance(t, 25))
+		return fz_ptr(t, (uint32_t)n);
+	if (fz_chance(t, 8)) {                  /* the last bytes run into the hole */
+		char *p = t->w->half + 4096 - n / 2;
+		fz_fill(t, p, n / 2);
+		return (uint32_t)p;
+	}
+	*valid = scratch(t, n);
+	return (uint32_t)*valid;
+}
+
+static const char *const paths[] = {
+	"/bin/fuzz", "/bin/init", "/proc/kstat", "/proc/tasks", "/proc/files",
+	"/etc/motd", "/bin/bad_elf64", "/bin/bad_trunc", "/", "/bin", "/bin/",
+	"/proc", "//bin//fuzz", "/bin/../bin/fuzz", "/nonexistent", "", "/proc/nope",
+	"/bin/fuzz/x", ".", "..", "/bin/./init", "/etc/", "proc/kstat",
+};
+#define NPATHS (sizeof(paths) / sizeof(paths[0]))
+
+/* A path: a real one, a made-up one, an unterminated or overlong one, or
+ * a bad pointer. Never the console (fuzz.h). */
+uint32_t fz_path(struct fz_task *t)
+{
+	char *s;
+	size_t n;
+
+	switch (fz_below(t, 8)) {
+	case 0:
+		return fz_ptr(t, 64);
+	case 1:                                 /* random bytes, maybe unterminated */
+		n = fz_below(t, 64);
+		s = t->w->half + 4096 - n;
+		fz_fill(t, s, n);
+		for (size_t i = 0; i < n; i++)
+			if (s[i] == 0 || s[i] == '/')
+				s[i] = 'x';
+		return (uint32_t)s;
+	case 2:                                 /* longer than PATH_MAX */
+		s = t->w->arena + 4096;
+		n = 4096 + fz_below(t, 64);
+		memset(s, 'a', n);
+		s[0] = '/';
+		s[n] = 0;
+		return (uint32_t)s;
+	default:
+		return (uint32_t)paths[fz_below(t, NPATHS)];
+	}
+}
+
+int fz_exit_signal(struct fz_task *t)
+{
+	int sig;
+
+	switch (fz_below(t, 6)) {
+	case 0: sig = 0; break;
+	case 1: case 2: sig = fz_sig(t) & 0xff; break;
+	default: sig = SIGCHLD; break;
+	}
+	if (sig == SIGKILL && !t->w->cfg->sigkill_exit)
+		sig = SIGCHLD;
+	return sig;
+}
+
+/* A task a worker may signal: itself, its children, another worker, or
+ * a pid nobody has. Never pid 1, the supervisor, 0 or -1 (fuzz.h). */
+int fz_target_pid(struct fz_task *t)
+{
+	const struct fz_shared *sh = t->w->sh;
+	int pid;
+
+	switch (fz_below(t, 12)) {
+	case 0: case 1: case 8: case 9: case 10: case 11: pid = (int)raw_getpid(); break;
+	case 2: pid = (int)raw_gettid(); break;
+	case 3: pid = sh ? sh->slot[t->w->slot].kids[fz_below(t, FZ_KIDS + FZ_THREADS)] : 0; break;
+	case 4: pid = sh ? sh->slot[fz_below(t, FZ_MAX_WORKERS)].pid : 0; break;
+	case 5: pid = 0x40000000 + (int)fz_below(t, 0x1000000); break;
+	case 6: pid = -2 - (int)fz_below(t, 0x7fff); break;
+	default: pid = (int)raw_getpid() + (int)fz_below(t, 5); break;
+	}
+	if (pid == 0 || pid == -1 || pid == 1 || (sh && pid == sh->super_pid))
+		pid = (int)raw_getpid();
+	/* Run from a shell, the nearby pids may be the shell's: only ours. */
+	if (pid > 0 && pid < 0x40000000 && sh && pid != (int)raw_getpid()) {
+		bool ours = false;
+		for (int i = 0; i < FZ_MAX_WORKERS && !ours; i++) {
+			ours = sh->slot[i].pid == pid;
+			for (int k = 0; k < FZ_KIDS + FZ_THREADS && !ours; k++)
+				ours = sh->slot[i].kids[k] == pid;
+		}
+		if (!ours)
+			pid = (int)raw_gettid();
+	}
+	return pid;
+}
+
+static bool overlaps(uint64_t a, uint64_t end, const void *p, uint32_t n)
+{
+	return p && a < (uint32_t)p + (uint64_t)n && end > (uint32_t)p;
+}
+
+/* [a, a + len) misses the supervisor's page and, but for 2 calls in
+ * 100 (a worker may unmap itself: it dies, and is restarted), the
+ * worker's own scratch pages and stacks: munmap and mprotect aim at the
+ * victim pages. */
+bool fz_range_ok(struct fz_task *t, uint32_t a, uint32_t len)
+{
+	const struct fz_world *w = t->w;
+	uint64_t end = (uint64_t)a + (len ? len : 1);
+
+	if (end > 0x100000000ull)       /* the kernel refuses it; as if it ended at the top */
+		end = 0x100000000ull;
+	if (overlaps(a, end, w->sh, 4096 * ((sizeof(struct fz_shared) + 4095) / 4096)))
+		return false;
+	if (fz_chance(t, 2))
+		return true;
+	return !overlaps(a, end, w->arena, FZ_ARENA_PAGES * 4096) &&
+	       !overlaps(a, end, w->stacks, FZ_THREADS * FZ_STACK) &&
+	       !overlaps(a, end, w->ro, 4096) && !overlaps(a, end, w->none, 4096) &&
+	       !overlaps(a, end, w->half, 2 * 4096) &&
+	       !overlaps(a, end, (void *)0x08048000, 0x100000) &&   /* text, data */
+	       !overlaps(a, end, (void *)(USER_TOP - 0x100000), 0x100000);  /* main stack */
+}
+
+/* An address for mmap/munmap/mprotect: page-aligned mostly. */
+uint32_t fz_addr(struct fz_task *t)
+{
+	uint32_t a;
+
+	switch (fz_below(t, 6)) {
+	case 0: a = (uint32_t)t->w->victim + 4096 * fz_below(t, FZ_VICTIM_PAGES + 2); break;
+	case 1: a = fz_ptr(t, 0); break;
+	case 2: a = USER_TOP - 4096 * fz_below(t, 4); break;
+	case 3: a = 0x40000000 + 4096 * fz_below(t, 0x1000); break;
+	default: a = (uint32_t)t->w->victim + 4096 * fz_below(t, FZ_VICTIM_PAGES); break;
+	}
+	if (fz_chance(t, 85))
+		a &= ~4095u;
+	return a;
+}
+
+/* ---- the calls ---- */
+
+static void c_read(struct fz_task *t)
+{
+	uint32_t len = fz_len(t);
+
+	fz_sys(t, SYS_read, 3, fz_fd(t), fz_ptr(t, len), len, 0, 0, 0);
+}
+
+static void c_write(struct fz_task *t)
+{
+	uint32_t len = fz_len(t);
+
+	fz_sys(t, SYS_write, 3, fz_fd(t), fz_ptr(t, len), len, 0, 0, 0);
+}
+
+static void c_writev(struct fz_task *t)
+{
+	struct iovec *iov;
+	uint32_t cnt = fz_chance(t, 80) ? fz_below(t, 9) : fz_int(t);
+	uint32_t p = fz_struct_ptr(t, (void **)&iov, 8 * sizeof(*iov));
+
+	for (int i = 0; iov && i < 8; i++) {
+		iov[i].iov_len = fz_len(t);
+		iov[i].iov_base = (void *)fz_ptr(t, (uint32_t)iov[i].iov_len);
+	}
+	fz_sys(t, SYS_writev, 3, fz_fd(t), p, cnt, 0, 0, 0);
+}
+
+static void c_open(struct fz_task *t)
+{
+	uint32_t flags = fz_chance(t, 60) ? fz_below(t, 3) : fz_int(t);
+
+	fz_sys(t, SYS_open, 2, fz_path(t), flags, 0, 0, 0, 0);
+}
+
+static void c_close(struct fz_task *t)
+{
+	fz_sys(t, SYS_close, 1, fz_fd(t), 0, 0, 0, 0, 0);
+}
+
+static void c_wait(struct fz_task *t)
+{
+	static const int pids[] = { -1, 0, -2, 0x7fffffff, (int)0x80000000 };
+	uint32_t opt = WNOHANG;
+	int pid;
+
+	if (fz_chance(t, 50))
+		pid = pids[fz_below(t, sizeof(pids) / sizeof(pids[0]))];
+	else
+		pid = fz_target_pid(t);
+	if (fz_chance(t, 30))
+		opt |= fz_chance(t, 50) ? __WALL : __WCLONE;
+	if (fz_chance(t, 10))
+		opt = fz_int(t);
+	if (fz_chance(t, 3) && t->depth > 0)
+		opt &= ~(uint32_t)WNOHANG;      /* may block: a thread may */
+	else
+		opt |= WNOHANG;
+	if (fz_chance(t, 50))
+		fz_sys(t, SYS_wait4, 4, (uint32_t)pid, fz_ptr(t, 4), opt,
+		       fz_chance(t, 80) ? 0 : fz_ptr(t, 72), 0, 0);
+	else
+		fz_sys(t, SYS_waitpid, 3, (uint32_t)pid, fz_ptr(t, 4), opt, 0, 0, 0);
+}
+
+static void c_ids(struct fz_task *t)
+{
+	static const unsigned long nrs[] = { SYS_getpid, SYS_gettid, SYS_getppid, SYS_sched_yield };
+
+	fz_sys(t, nrs[fz_below(t, 4)], 0, 0, 0, 0, 0, 0, 0);
+}
+
+static void c_kill(struct fz_task *t)
+{
+	int pid = fz_target_pid(t);
+
+	if (fz_chance(t, 50))
+		fz_sys(t, SYS_kill, 2, (uint32_t)pid, (uint32_t)fz_sig(t), 0, 0, 0, 0);
+	else
+		fz_sys(t, SYS_tgkill, 3, (uint32_t)pid,
+		       fz_chance(t, 60) ? (uint32_t)raw_gettid() : (uint32_t)fz_target_pid(t),
+		       (uint32_t)fz_sig(t), 0, 0, 0);
+}
+
+static void c_brk(struct fz_task *t)
+{
+	uint32_t cur = (uint32_t)raw_brk(0);
+	uint32_t a;
+
+	switch (fz_below(t, 4)) {
+	case 0: a = cur + fz_below(t, 0x100000); break;
+	case 1: a = cur - fz_below(t, 0x10000); break;
+	case 2: a = fz_ptr(t, 0); break;
+	default: a = fz_int(t); break;
+	}
+	if (!fz_range_ok(t, cur < a ? cur : a, cur < a ? a - cur : cur - a))
+		a = cur;
+	fz_sys(t, SYS_brk, 1, a, 0, 0, 0, 0, 0);
+}
+
+#define FZ_SHARED_MAX (16 * 4096)
+
+static void c_mmap(struct fz_task *t)
+{
+	static const uint32_t flag_sets[] = {
+		MAP_PRIVATE | MAP_ANONYMOUS, MAP_SHARED | MAP_ANONYMOUS,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
+		MAP_PRIVATE, MAP_ANONYMOUS, MAP_SHARED | MAP_PRIVATE | MAP_ANONYMOUS,
+	};
+	uint32_t a = fz_addr(t), len = fz_len(t);
+	uint32_t prot = fz_chance(t, 70) ? fz_below(t, 8) : fz_int(t);
+	uint32_t flags = fz_chance(t, 85) ? flag_sets[fz_below(t, 7)] : fz_int(t);
+	uint32_t fd = fz_chance(t, 80) ? (uint32_t)-1 : fz_fd(t);
+
+	/* fork fills a MAP_SHARED area in completely (kernel/mm/vm.c,
+	 * copy_area_pages): a huge one and a fork take every free frame,
+	 * and with no out-of-memory policy yet (issue 11, bug 2) whichever
+	 * task faults next dies, the supervisor as likely as any. Shared
+	 * areas stay small until that policy exists. */
+	if ((flags & MAP_SHARED) && len > FZ_SHARED_MAX)
+		len = fz_below(t, FZ_SHARED_MAX + 1);
+	if (!fz_range_ok(t, a, len))
+		return;
+	fz_sys(t, SYS_mmap2, 6, a, len, prot, flags, fd, fz_chance(t, 80) ? 0 : fz_int(t));
+}
+
+static void c_munmap(struct fz_task *t)
+{
+	uint32_t a = fz_addr(t), len = fz_chance(t, 70) ? 4096 * fz_below(t, 4) : fz_len(t);
+
+	if (fz_range_ok(t, a, len))
+		fz_sys(t, SYS_munmap, 2, a, len, 0, 0, 0, 0);
+}
+
+static void c_mprotect(struct fz_task *t)
+{
+	uint32_t a = fz_addr(t), len = fz_chance(t, 70) ? 4096 * fz_below(t, 4) : fz_len(t);
+	uint32_t prot = fz_chance(t, 70) ? fz_below(t, 8) : fz_int(t);
+
+	if (fz_range_ok(t, a, len))
+		fz_sys(t, SYS_mprotect, 3, a, len, prot, 0, 0, 0);
+}
+
+static void c_nanosleep(struct fz_task *t)
+{
+	struct timespec *ts;
+	uint32_t p = fz_struct_ptr(t, (void **)&ts, sizeof(*ts));
+
+	if (ts)
+		fz_timespec(t, ts);
+	fz_sys(t, SYS_nanosleep, 2, p, fz_chance(t, 50) ? 0 : fz_ptr(t, 8), 0, 0, 0, 0);
+}
+
+static void c_clock(struct fz_task *t)
+{
+	uint32_t clk = fz_chance(t, 70) ? fz_below(t, 3) : fz_int(t);
+
+	fz_sys(t, SYS_clock_gettime, 2, clk, fz_ptr(t, 8), 0, 0, 0, 0);
+}
+
+/* clone with any flags; the child, if there is one, exits at once. */
+static void c_clone(struct fz_task *t)
+{
+	static const uint32_t bits[] = {
+		CLONE_VM, CLONE_FS, CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD, CLONE_SETTLS,
+		CLONE_SETTID, CLONE_DETACHED, CLONE_RELEASE_VM,
+	};
+	uint32_t flags = 0, sp, tls;
+	struct user_desc *u;
+
+	for (int i = 0; i < 9; i++)
+		if (fz_chance(t, 35))
+			flags |= bits[i];
+	if (fz_chance(t, 10))
+		flags |= fz_int(t) & ~0xffu;
+	flags = (flags & ~0xffu) | (uint32_t)fz_exit_signal(t);
+	sp = fz_chance(t, 50) ? (uint32_t)t->w->arena + 4096 * (1 + fz_below(t, FZ_ARENA_PAGES - 1))
+			      : fz_ptr(t, 0);
+	tls = fz_struct_ptr(t, (void **)&u, sizeof(*u));
+	if (u)
+		fz_user_desc(t, u);
+	fz_count(t, SYS_clone);
+	fz_trace(t, SYS_clone, (uint32_t[]){ flags, sp, fz_ptr(t, 4), tls }, 4);
+	fz_clone_raw(flags, sp, fz_ptr(t, 4), tls, fz_ptr(t, 4));
+}
+
+static void c_fork(struct fz_task *t)
+{
+	if (fz_sys(t, SYS_fork, 0, 0, 0, 0, 0, 0, 0) == 0)
+		raw_exit(0);
+}
+
+static void c_exit(struct fz_task *t)
+{
+	uint32_t code = fz_int(t);
+
+	if (fz_chance(t, 50))
+		fz_sys(t, SYS_exit, 1, code, 0, 0, 0, 0, 0);
+	else
+		fz_sys(t, SYS_exit_group, 1, code, 0, 0, 0, 0, 0);
+}
+
+/* A number nobody implements, or one somebody may have added since:
+ * random arguments. The numbers that could reach outside the fuzz trees
+ * (kill and its kin, reboot, ptrace) and the ones called above are
+ * left out. */
+static void c_random(struct fz_task *t)
+{
+	static const uint16_t deny[] = {
+		SYS_exit, SYS_fork, SYS_read, SYS_write, SYS_open, SYS_close, SYS_waitpid,
+		SYS_execve, SYS_kill, SYS_brk, SYS_munmap, SYS_wait4, SYS_clone,
+		SYS_modify_ldt, SYS_mprotect, SYS_writev, SYS_nanosleep, SYS_rt_sigreturn,
+		SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_mmap2, SYS_futex,
+		SYS_set_thread_area, SYS_get_thread_area, SYS_exit_group, SYS_tgkill,
+		26 /* ptrace */, 29 /* pause */, 48 /* signal */, 67 /* sigaction */,
+		88 /* reboot */, 119 /* sigreturn */, 120, 129 /* delete_module */,
+		178 /* rt_sigqueueinfo */, 190 /* vfork */, 238 /* tkill */,
+		335 /* rt_tgsigqueueinfo */, 424 /* pidfd_send_signal */, 63 /* dup2 */,
+		330 /* dup3 */, 41 /* dup */, 5, 295 /* openat */,
+	};
+	uint32_t nr, a[6];
+
+again:
+	nr = fz_chance(t, 90) ? fz_below(t, 450) : fz_int(t);
+	for (unsigned i = 0; i < sizeof(deny) / sizeof(deny[0]); i++)
+		if (nr == deny[i])
+			goto again;
+	for (int i = 0; i < 6; i++)
+		a[i] = fz_chance(t, 50) ? fz_int(t) : fz_ptr(t, 64);
+	fz_sys(t, nr, 6, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+struct fz_op {
+	void (*fn)(struct fz_task *);
+	unsigned weight;
+};
+
+static const struct fz_op ops[] = {
+	{ c_read, 6 }, { c_write, 4 }, { c_writev, 3 }, { c_open, 6 }, { c_close, 4 },
+	{ c_wait, 5 }, { c_ids, 4 }, { c_kill, 4 }, { c_brk, 3 }, { c_mmap, 6 },
+	{ c_munmap, 3 }, { c_mprotect, 4 }, { c_nanosleep, 2 }, { c_clock, 2 },
+	{ c_clone, 3 }, { c_fork, 1 }, { c_random, 5 }, { fz_c_futex, 8 },
+	{ fz_c_sigaction, 6 }, { fz_c_sigprocmask, 4 }, { fz_c_ldt, 6 },
+	{ fz_c_tls, 6 }, { fz_c_execve, 1 },
+};
+#define NOPS (sizeof(ops) / sizeof(ops[0]))
+
+void fz_call(struct fz_task *t)
+{
+	static unsigned total;
+	unsigned w;
+
+	if (fz_chance(t, 1) && fz_chance(t, 20)) {     /* 0.2%: the task ends */
+		c_exit(t);
+		return;
+	}
+	if (!total)
+		for (unsigned i = 0; i < NOPS; i++)
+			total += ops[i].weight;
+	w = fz_below(t, total);
+	for (unsigned i = 0; i < NOPS; i++) {
+		if (w < ops[i].weight) {
+			ops[i].fn(t);
+			return;
+		}
+		w -= ops[i].weight;
+	}
+}
