@@ -13,6 +13,7 @@
 #include "kernel/exit.h"
 #include "kernel/initrd.h"
 #include "kernel/panic.h"
+#include "kernel/personality.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -395,6 +396,10 @@ static int exec_strtab(const char *path, struct strtab *s)
 		return err;
 	}
 	commit_exec(path, mm, entry, sp);
+	/* abi.md section 9: the GNU ABI note makes it a Linux program. The
+	 * group is this one task now (de_thread), so the whole group's. */
+	current->personality = elf_personality(f->data, (const struct elf32_phdr *)
+		((const uint8_t *)f->data + ((const struct elf32_ehdr *)f->data)->e_phoff), f->size);
 	return 0;
 }
 
