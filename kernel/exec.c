@@ -18,6 +18,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "arch/i386/fpu.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
@@ -369,6 +370,8 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	/* Linux's flush_thread: no TLS survives exec. */
 	tls_clear_all(&t->thread);
 	load_TLS(&t->thread, this_cpu());
+	/* ... nor FPU state: fninit's, MXCSR 0x1f80 (abi.md section 10). */
+	fpu_exec_reset();
 	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
 	start_user_frame(t->tf, entry, sp);

@@ -25,6 +25,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "arch/i386/fpu.h"
 #include "kernel/wait.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
@@ -209,6 +210,7 @@ void do_exit(int status)
 	if (t->tid == 0)
 		panic("do_exit: the idle task of cpu%d tried to exit", t->cpu);
 	exit_mm(t);
+	fpu_release(t);                 /* the registers are nobody's now */
 	if (t->files) {
 		files_put(t->files);
 		t->files = NULL;

@@ -30,6 +30,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "arch/i386/fpu.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/process.h"
@@ -192,6 +193,11 @@ long do_clone(const struct clone_args *a)
 	c->thread = p->thread;
 	if (flags & CL_SETTLS)
 		c->thread.tls_array[tls_idx] = tls;
+	/* ... and a copy of the FPU state (abi.md section 10), its own. */
+	if ((err = fpu_copy(c, p)) < 0) {
+		abandon_child(c);
+		return err;
+	}
 
 	c->exit_signal = a->exit_signal;
 	/* user-vm-unlock-A2, with erratum 7 fixed: the reserved word is the

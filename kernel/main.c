@@ -23,6 +23,7 @@
 #include "kernel/task.h"
 #include "kernel/initrd.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/fpu.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/pic.h"
 #include "arch/i386/smp.h"
@@ -53,6 +54,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	cpus[0].id = 0;
 	cpus[0].started = true;
 	gdt_init_cpu(&cpus[0]);
+	fpu_init_cpu();         /* CR0/CR4: before any task can run */
 	idt_init();
 	idt_load();
 
@@ -60,6 +62,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	pmm_init();
 	paging_init(pmm_ram_top());
 	kmem_init();
+	fpu_init(bootinfo.cmdline.fpu_lazy);
 	vm_init();
 	initrd_init();
 	task_init();

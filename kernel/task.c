@@ -11,6 +11,7 @@
 #include "kernel/exit.h"
 #include "kernel/panic.h"
 #include "kernel/mm/kmem.h"
+#include "arch/i386/fpu.h"
 #include "arch/i386/process.h"
 #include "lib/string.h"
 
@@ -90,6 +91,7 @@ void task_free(struct task *t)
 	ASSERT(t != current);
 	if (t->ti->magic != THREAD_INFO_MAGIC)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
+	fpu_release(t);                 /* a child abandoned by clone */
 	objcache_free(&kstack_cache, t->ti);
 	objcache_free(&task_cache, t);
 }

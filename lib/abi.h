@@ -264,6 +264,13 @@ struct timespec {
 #define SI_TKILL     (-6)       /* tkill()/tgkill() */
 #define ILL_ILLOPN   2          /* SIGILL: illegal operand (#UD) */
 #define FPE_INTDIV   1          /* SIGFPE: integer divide by zero (#DE) */
+#define FPE_INTOVF   2          /*   integer overflow (not raised on i386) */
+#define FPE_FLTDIV   3          /*   floating-point divide by zero (#MF, #XM) */
+#define FPE_FLTOVF   4          /*   floating-point overflow */
+#define FPE_FLTUND   5          /*   floating-point underflow (or denormal) */
+#define FPE_FLTRES   6          /*   floating-point inexact result */
+#define FPE_FLTINV   7          /*   invalid operation (and x87 stack fault) */
+#define FPE_FLTSUB   8          /*   subscript out of range (not raised on i386) */
 #define SEGV_MAPERR  1          /* SIGSEGV: address not mapped */
 #define SEGV_ACCERR  2          /* SIGSEGV: mapped, access not allowed */
 #define BUS_ADRALN   1          /* SIGBUS: misaligned address (#AC) */

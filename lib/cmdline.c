@@ -95,6 +95,10 @@ static void parse_option(struct cmdline *c, const char *word)
 		c->monitor = true;
 	else if (strcmp(word, "acpi=off") == 0)
 		c->acpi_off = true;
+	else if (strcmp(word, "fpu=lazy") == 0)
+		c->fpu_lazy = true;
+	else if (strcmp(word, "fpu=eager") == 0)
+		c->fpu_lazy = false;
 	else if (is_test_word(word))
 		;
 	else

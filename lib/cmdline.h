@@ -8,6 +8,8 @@
  *   ktest=GROUP   run the in-kernel test group GROUP (tests/guest)
  *   monitor       start the kernel monitor instead of init
  *   acpi=off      find the CPUs in the MP table, not the ACPI MADT
+ *   fpu=lazy      switch FPU state lazily (CR0.TS, #NM); fpu=eager, the
+ *                 default, restores it in switch_to (arch/i386/fpu.h)
  *   expect_cpus=N, extra_size=N   read by in-kernel tests only
  *   --            every later word is an argument of init (argv[1..])
  * Any other word is kept in unknown[] so the kernel can warn once each. */
@@ -26,6 +28,7 @@ struct cmdline {
 	const char *ktest;          /* NULL unless ktest= was given */
 	bool monitor;               /* the word "monitor" was given */
 	bool acpi_off;              /* acpi=off */
+	bool fpu_lazy;              /* fpu=lazy (fpu=eager: false) */
 	int smp;                    /* 0 = no cap */
 	int argc;                   /* words after "--" */
 	const char *argv[CMDLINE_MAX_ARGS];

@@ -1,6 +1,6 @@
 """tests/loaders.py - tests/run.py's boots by real loaders and debuggers:
-the GRUB ISO in QEMU, the same ISO under Bochs (1 and 2 CPUs), and GDB on
-QEMU's stub reading the GDT."""
+the GRUB ISO in QEMU, the same ISO under Bochs (1 and 2 CPUs), a user test
+program as init under Bochs, and GDB on QEMU's stub reading the GDT."""
 import os
 import re
 import shutil
@@ -9,8 +9,9 @@ import subprocess
 import tempfile
 import time
 
-from machine import (BANNER, BOCHS_TIMEOUT, KERNEL, QEMU_BASE, QEMU_TIMEOUT, ROOT,
-                     STATUS_PASS, TEST_ISO, Boot, qemu_code, qemu_kernel_cmd, run_qemu)
+from machine import (BANNER, BOCHS_TIMEOUT, KERNEL, LINE_RE, QEMU_BASE, QEMU_TIMEOUT,
+                     ROOT, STATUS_PASS, TEST_ISO, Boot, qemu_code, qemu_kernel_cmd,
+                     run_qemu)
 
 def check_boot_group(name, out):
     """A run of ktest=boot booted by a real loader."""
@@ -41,9 +42,8 @@ def grub_qemu():
     return [(name, bad, b.tail() if bad else None)]
 
 
-def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
-    if not shutil.which("bochs"):
-        return [(name, "bochs is not installed (tools/deps.sh)", None)]
+def bochs_serial(iso, cpus):
+    """Boots iso under Bochs; (serial output without escapes, timed out)."""
     with tempfile.TemporaryDirectory() as d:
         serial = os.path.join(d, "serial.txt")
         try:
@@ -55,9 +55,43 @@ def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
             timed_out = True
         out = open(serial, errors="replace").read().replace("\r", "") \
             if os.path.exists(serial) else ""
-    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out), timed_out
+
+
+def bochs(iso=TEST_ISO, cpus=1, name="bochs/iso_boot"):
+    if not shutil.which("bochs"):
+        return [(name, "bochs is not installed (tools/deps.sh)", None)]
+    out, timed_out = bochs_serial(iso, cpus)
     bad = "timeout" if timed_out else check_boot_group(name, out)
     return [(name, bad, Boot(out, 1, timed_out).tail() if bad else None)]
+
+
+def bochs_user(iso, cpus, prog):
+    """A user test program booted as init from iso under Bochs: its
+    PASS/FAIL lines as bochs/PROG.CASE, and bochs/PROG itself fails
+    without `init exited with status 0` or without a PASS line."""
+    name = "bochs/" + prog
+    if not shutil.which("bochs"):
+        return [(name, "bochs is not installed (tools/deps.sh)", None)]
+    out, timed_out = bochs_serial(iso, cpus)
+    res = []
+    for line in out.splitlines():
+        m = LINE_RE.match(line.strip())
+        if m:
+            res.append(("bochs/" + m.group(2),
+                        None if m.group(1) == "PASS" else (m.group(3) or "failed"), None))
+    bad = None
+    if timed_out:
+        bad = "timeout"
+    elif "PANIC" in out:
+        bad = "kernel panic"
+    elif not re.search(r"^init exited with status 0$", out, re.M):
+        bad = "no 'init exited with status 0' line"
+    elif not any(r is None for _, r, _ in res):
+        bad = "no PASS line"
+    if bad:
+        res.append((name, bad, Boot(out, 1, timed_out).tail(20)))
+    return res
 
 
 def free_port():

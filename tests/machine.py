@@ -15,6 +15,7 @@ KERNEL = os.path.join(BUILD, "kernel.elf")
 INITRD = os.path.join(BUILD, "initrd.cpio")
 TEST_ISO = os.path.join(BUILD, "spindle-test.iso")
 TEST_ISO_SMP = os.path.join(BUILD, "spindle-test-smp.iso")   # ktest=smp expect_cpus=2
+TEST_ISO_FPU = os.path.join(BUILD, "spindle-test-fpu.iso")   # init=/bin/t_fpu_fault
 
 SMP_COUNTS = (1, 2, 4, 8)
 QEMU_TIMEOUT = 120          # seconds for one boot (TCG, loaded machine)

@@ -19,8 +19,11 @@ Runs, in order, and prints one line per test, `PASS name` or
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/bin/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`
+  smpN/fpu=lazy/t_fpu*
+               the FPU tests again in the other switching mode
   grub/...     the GRUB ISO booted in QEMU
-  bochs/...    the same ISO under Bochs
+  bochs/...    the same ISO under Bochs, and t_fpu_fault as init (Bochs
+               raises SSE exceptions, QEMU's TCG does not)
   gdb/...      GDB attached to QEMU's stub: kmain breakpoint, the GDT
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
                -icount) completes and repeats exactly (tests/bench_check.py)
@@ -44,10 +47,11 @@ import subprocess
 import sys
 
 from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
-                     STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
+                     STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE,
+                     Results,
                      collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_session, tty_typeahead
-from loaders import bochs, gdb_session, grub_qemu
+from loaders import bochs, bochs_user, gdb_session, grub_qemu
 from bench_check import bench_smp_repeats
 
 # ---------------------------------------------------------------- unit
@@ -177,14 +181,24 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 USER_TEST_TIMEOUT = {"t_smp_futex": 300}
 
 
-def user_test(smp, prog):
+# Programs booted a second time with more kernel words, reported under
+# smpN/WORD/: the FPU tests in the other switching mode (arch/i386/fpu.h).
+USER_TEST_VARIANTS = {"t_fpu": ["fpu=lazy"]}
+
+
+def user_test_variants(prog):
+    return [w for p, words in USER_TEST_VARIANTS.items()
+            if prog == p or prog.startswith(p + "_") for w in words]
+
+
+def user_test(smp, prog, word=None):
     """Boots /bin/PROG as pid 1. Its PASS/FAIL lines are reported under
-    smpN/; the program itself (smpN/PROG) fails on a bad boot, without the
-    `init exited with status 0` line and QEMU exit code 1, or without a
-    single PASS line."""
-    prefix = "smp%d/" % smp
+    smpN/ (smpN/WORD/ with an extra kernel word); the program itself
+    (smpN/PROG) fails on a bad boot, without the `init exited with status
+    0` line and QEMU exit code 1, or without a single PASS line."""
+    prefix = "smp%d/" % smp + (word + "/" if word else "")
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog),
+    b = run_qemu(qemu_kernel_cmd(smp, "init=/bin/" + prog + (" " + word if word else "")),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
@@ -249,11 +263,17 @@ def main():
             name = "smp%d/%s" % (smp, t)
             if wanted(name) or any(w.split(".")[0] in name for w in want):
                 jobs.append((user_test, (smp, t)))
+            for word in user_test_variants(t):
+                name = "smp%d/%s/%s" % (smp, word, t)
+                if wanted(name) or any(w.split(".")[0] in name for w in want):
+                    jobs.append((user_test, (smp, t, word)))
     if wanted("grub/"):
         jobs.append((grub_qemu, ()))
     if wanted("bochs/"):
         jobs.append((bochs, ()))
         jobs.append((bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
+    if wanted("bochs/") or wanted("bochs/t_fpu_fault"):
+        jobs.append((bochs_user, (TEST_ISO_FPU, 2, "t_fpu_fault")))
     if wanted("gdb/"):
         jobs.append((gdb_session, ()))
     if wanted("bench/"):

@@ -20,6 +20,7 @@
 #include "lib/types.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/segment.h"
+#include "arch/i386/fpu.h"
 
 struct context {
 	uint32_t edi, esi, ebx, ebp;
@@ -37,10 +38,13 @@ void switch_context(struct context **old, struct context *new);
 
 /* The per-task i386 state (Linux's thread_struct). tls_array is the
  * seed's cache of the three TLS descriptors, copied into the CPU's GDT
- * entries 6..8 at every switch by load_TLS. */
+ * entries 6..8 at every switch by load_TLS. fpu is the x87/SSE state
+ * (arch/i386/fpu.h): a pointer to a 512-byte area and three words, so a
+ * task that never computes in floating point carries no FPU area. */
 struct thread_struct {
 	struct desc tls_array[GDT_ENTRY_TLS_ENTRIES];
 	uint32_t esp0;          /* top of this task's kernel stack (TSS.esp0) */
+	struct fpu fpu;
 };
 #endif
 

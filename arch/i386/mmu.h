@@ -30,9 +30,15 @@
 #define PTE_G          0x100
 
 #define CR0_PE         0x00000001
+#define CR0_MP         0x00000002  /* wait/fwait honour TS (fpu.c) */
+#define CR0_EM         0x00000004  /* no FPU: its instructions trap */
+#define CR0_TS         0x00000008  /* task switched: FPU use raises #NM */
+#define CR0_NE         0x00000020  /* x87 errors are #MF, not IRQ 13 */
 #define CR0_WP         0x00010000  /* supervisor writes obey read-only PTEs */
 #define CR0_PG         0x80000000
 #define CR4_PSE        0x00000010
+#define CR4_OSFXSR     0x00000200  /* fxsave/fxrstor and SSE allowed */
+#define CR4_OSXMMEXCPT 0x00000400  /* unmasked SIMD exceptions are #XM */
 
 /* Kernel stacks are KSTACK_SIZE bytes and KSTACK_SIZE-aligned, so the
  * thread_info at the bottom is found by masking %esp (Linux 2.5's

@@ -1,6 +1,7 @@
 /* arch/i386/process.c - the i386 half of a task (process.h). */
 #include "arch/i386/process.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/fpu.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/x86.h"
@@ -20,6 +21,7 @@ void switch_to(struct task *prev, struct task *next)
 
 	c->tss.esp0 = next->thread.esp0;
 	load_TLS(&next->thread, c);
+	fpu_switch(prev, next);
 	/* A task without an address space (a kernel thread, the idle task)
 	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
 	 * directory that another CPU might free meanwhile. */

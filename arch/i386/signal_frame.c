@@ -2,6 +2,7 @@
  * (signal_frame.h has the layout), Linux i386's setup_rt_frame and
  * sys_rt_sigreturn. */
 #include "arch/i386/signal_frame.h"
+#include "arch/i386/fpu.h"
 #include "arch/i386/segment.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/uaccess.h"
@@ -67,7 +68,7 @@ static void copy_siginfo(struct siginfo *to, const struct ksiginfo *from)
 }
 
 static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
-			    const struct ksiginfo *info, uint64_t oldmask)
+			    const struct ksiginfo *info, uint64_t oldmask, uint32_t fpstate)
 {
 	sc->gs = (uint16_t)tf->gs;
 	sc->fs = (uint16_t)tf->fs;
@@ -94,7 +95,7 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
 	sc->eflags = tf->eflags;
 	sc->esp_at_signal = tf->esp;
 	sc->ss = (uint16_t)tf->ss;
-	sc->fpstate = 0;                /* the kernel saves no FPU state */
+	sc->fpstate = fpstate;          /* fpu_signal.c: above the frame, or 0 */
 	sc->oldmask = (uint32_t)oldmask;
 	/* Linux reports the faulting address of a bad user page fault in
 	 * cr2 (thread.cr2, saved from CR2 as the fault happened: SDM Vol.
@@ -110,11 +111,13 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 {
 	int sig = info->signo;
 	struct rt_sigframe f;
-	/* Linux's get_sigframe: below the interrupted stack, aligned as the
-	 * i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0, the
-	 * return address just pushed. (No sigaltstack here.) A stack too low
-	 * wraps to the top of the address space and the copy fails. */
-	uint32_t sp = tf->esp - (uint32_t)sizeof(f);
+	/* Linux's get_sigframe: the FPU state first (fpu_sigframe_alloc:
+	 * nothing for a task without one), then the frame below it, aligned
+	 * as the i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0,
+	 * the return address just pushed. (No sigaltstack here.) A stack too
+	 * low wraps to the top of the address space and the copy fails. */
+	uint32_t fpstate;
+	uint32_t sp = fpu_sigframe_alloc(tf->esp, &fpstate) - (uint32_t)sizeof(f);
 
 	sp = ((sp + 4) & ~15u) - 4;
 	memset(&f, 0, sizeof(f));
@@ -125,11 +128,15 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	f.puc = sp + FRAME_OFF(uc);
 	copy_siginfo(&f.info, info);
 	f.uc.uc_stack.ss_flags = SS_DISABLE;
-	save_sigcontext(&f.uc.uc_mcontext, tf, info, oldmask);
+	save_sigcontext(&f.uc.uc_mcontext, tf, info, oldmask, fpstate);
 	f.uc.uc_sigmask[0] = (uint32_t)oldmask;
 	f.uc.uc_sigmask[1] = (uint32_t)(oldmask >> 32);
 	memcpy(f.retcode, sigreturn_code, sizeof(f.retcode));
 	if (copy_to_user(sp, &f, sizeof(f)))
+		return -EFAULT;
+	/* Last, as it hands the handler a fresh FPU state: a failure
+	 * before leaves the task's state as it was. */
+	if (fpu_save_sigframe(fpstate))
 		return -EFAULT;
 
 	/* Into the handler: handler(sig, &info, &uc) with the arguments on
@@ -170,6 +177,14 @@ SYSCALL(SYS_rt_sigreturn, rt_sigreturn)
 	if (copy_from_user(&uc, frame + FRAME_OFF(uc), sizeof(uc))) {
 		kprintf("pid %d (%s): bad signal frame at 0x%08x in rt_sigreturn: SIGSEGV\n",
 			t->tgid, t->comm, frame);
+		force_signal(t, SIGSEGV);
+		return 0;
+	}
+	/* The FPU state first: if its copy fails, nothing has changed yet
+	 * (Linux's restore_sigcontext fails the same way: SIGSEGV). */
+	if (fpu_restore_sigframe(sc->fpstate)) {
+		kprintf("pid %d (%s): bad FPU state at 0x%08x in rt_sigreturn: SIGSEGV\n",
+			t->tgid, t->comm, sc->fpstate);
 		force_signal(t, SIGSEGV);
 		return 0;
 	}

@@ -1,8 +1,10 @@
 /* arch/i386/signal_frame.h - the user-stack frame of a signal handler.
  *
- * Linux i386's struct rt_sigframe (arch/i386/kernel/signal.c, 2.6), byte
- * for byte except that Spindle saves no FPU state, so the _fpstate that
- * Linux puts between uc and retcode is absent and sc.fpstate is 0:
+ * Linux i386's struct rt_sigframe (arch/x86/kernel/signal.c, 6.1), byte
+ * for byte. As in Linux since 2.6.26, the FPU state (struct _fpstate,
+ * arch/i386/fpu_signal.c) is not inside it but above it, 64-byte aligned,
+ * and uc.uc_mcontext.fpstate points at it; a task that has never used
+ * the FPU gets none and fpstate 0 (Linux 2.6's used_math() rule):
  *
  *   esp ->   0  pretcode   return address of the handler: sa_restorer
  *                          (SA_RESTORER) or &retcode
@@ -57,7 +59,7 @@ struct sigcontext {
 	uint16_t cs, __csh;
 	uint32_t eflags, esp_at_signal;
 	uint16_t ss, __ssh;
-	uint32_t fpstate;                       /* user pointer; always 0 */
+	uint32_t fpstate;                       /* user pointer: struct _fpstate, or 0 */
 	uint32_t oldmask;                       /* the mask's first word */
 	uint32_t cr2;
 };

@@ -10,6 +10,7 @@
 #include "arch/i386/smp.h"
 #include "arch/i386/acpi.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/fpu.h"
 #include "arch/i386/ioapic.h"
 #include "arch/i386/lapic.h"
 #include "arch/i386/mmio.h"
@@ -244,6 +245,7 @@ void ap_main(void)
 
 	p->stage = AP_STAGE_C;
 	gdt_init_cpu(c);                /* own GDT (seed layout) and TSS */
+	fpu_init_cpu();                 /* CR0.MP/NE/TS, CR4.OSFXSR/OSXMMEXCPT */
 	write_cr3(V2P(kernel_pgdir));   /* drop the low identity map */
 	idt_load();
 	lapic_setup(false, true);

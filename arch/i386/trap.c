@@ -11,6 +11,8 @@
 #include "arch/i386/tlb.h"
 #include "arch/i386/x86.h"
 #include "arch/i386/extable.h"
+#include "arch/i386/fpu.h"
+#include "arch/i386/fpu.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -127,9 +129,9 @@ static const char *signal_name(int sig)
  *   #DB  SIGTRAP TRAP_BRKPT, si_addr = eip (send_sigtrap);
  *   #AC  SIGBUS BUS_ADRALN, si_addr 0;
  *   the rest - #GP, int3, into, bound, #TS/#NP/#SS - force_sig() in
- *        Linux, that is SI_KERNEL with si_addr 0. (Linux decodes the FPU
- *        status of #MF/#XM into FPE_FLT*; Spindle keeps no FPU state and
- *        says SI_KERNEL.)
+ *        Linux, that is SI_KERNEL with si_addr 0;
+ *   #MF, #XM SIGFPE FPE_FLTDIV, FPE_FLTINV ... from the task's saved x87
+ *        status word or MXCSR (fpu_exception_code), si_addr = eip.
  * The fault's trapno and error code reach the frame through tf. */
 static void user_fault(struct trapframe *tf, uint32_t addr)
 {
@@ -166,6 +168,15 @@ static void user_fault(struct trapframe *tf, uint32_t addr)
 		break;
 	case T_ALIGN:
 		info.code = BUS_ADRALN;
+		break;
+	case T_FPERR:
+	case T_SIMDERR:
+		/* Linux's math_error: the code from the saved status word or
+		 * MXCSR; none unmasked means a spurious trap, no signal. */
+		info.code = fpu_exception_code((int)tf->trapno);
+		if (!info.code)
+			return;
+		info.addr = tf->eip;
 		break;
 	default:
 		break;
@@ -254,6 +265,8 @@ void trap(struct trapframe *tf)
 		spurious_irqs++;        /* SDM Vol. 3A 10.9: no EOI */
 	} else if (tf->trapno == T_PGFLT) {
 		page_fault(tf);
+	} else if (tf->trapno == T_DEVICE) {
+		fpu_device_not_available(tf);   /* CR0.TS: the task's FPU state */
 	} else if (tf_from_user(tf)) {
 		user_fault(tf, tf->eip);
 	} else if ((tf->trapno == T_GPFLT || tf->trapno == T_SEGNP ||

@@ -48,6 +48,14 @@ static inline uint32_t read_cr0(void)
 	return v;
 }
 
+static inline void write_cr0(uint32_t v)
+{
+	__asm__ volatile("movl %0, %%cr0" : : "r"(v) : "memory");
+}
+
+/* Clears CR0.TS alone (SDM Vol. 2A, CLTS): the FPU is this task's. */
+static inline void clts(void) { __asm__ volatile("clts" ::: "memory"); }
+
 static inline uint32_t read_cr2(void)
 {
 	uint32_t v;
@@ -72,6 +80,11 @@ static inline uint32_t read_cr4(void)
 	uint32_t v;
 	__asm__ volatile("movl %%cr4, %0" : "=r"(v));
 	return v;
+}
+
+static inline void write_cr4(uint32_t v)
+{
+	__asm__ volatile("movl %0, %%cr4" : : "r"(v) : "memory");
 }
 
 static inline uint32_t read_ebp(void)

@@ -1,6 +1,6 @@
 /* tests/unit/test_cmdline.c - lib/cmdline.c against abi.md section 1 and
  * lib/cmdline.h: QEMU and GRUB forms, init=, smp=, ktest=, "--",
- * unknown words, truncation. */
+ * fpu=, unknown words, truncation. */
 #include "tests/unit/unit.h"
 #include "lib/cmdline.h"
 
@@ -266,4 +266,20 @@ TEST(qemu_form_path_without_a_slash)
 	cmdline_parse(&c, "kernel.elf init=/bin/t");
 	CHECK_EQ_U(c.nunknown, 0);
 	CHECK(strcmp(c.init, "/bin/t") == 0);
+}
+
+TEST(fpu_mode_words)
+{
+	struct cmdline c;
+
+	cmdline_parse(&c, "build/kernel.elf init=/bin/t");
+	CHECK(!c.fpu_lazy);                     /* eager by default */
+	cmdline_parse(&c, "fpu=lazy");
+	CHECK(c.fpu_lazy);
+	CHECK_EQ_U(c.nunknown, 0);
+	cmdline_parse(&c, "fpu=lazy fpu=eager");
+	CHECK(!c.fpu_lazy);                     /* the last word wins */
+	cmdline_parse(&c, "fpu=lazier fpu=");
+	CHECK(!c.fpu_lazy);
+	CHECK_EQ_U(c.nunknown, 2);
 }

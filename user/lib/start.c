@@ -5,6 +5,9 @@
 #include "errno.h"
 #include "sys/auxv.h"
 #include "pthread_impl.h"
+#include "lib/format.h"
+
+void __format_float(struct format_float *f, va_list *ap);      /* fmt_float.c */
 
 char **environ;
 unsigned long *__auxv;
@@ -25,6 +28,9 @@ void __libc_start(long *sp)
 		p++;
 	__auxv = (unsigned long *)(p + 1);
 	environ = envp;
+	/* printf's %f %e %g: lib/format.c is the kernel's too, which has no
+	 * floating point; user space plugs it in. */
+	format_float_hook = __format_float;
 	/* The main thread's TLS (%gs), if the program has a PT_TLS segment:
 	 * before anything can touch a __thread variable, errno included. */
 	__pthread_init_main(__auxv);

@@ -36,6 +36,12 @@ int atoi(const char *s);
 long atol(const char *s);
 int abs(int v);
 long labs(long v);
+/* strtod.c: decimal, hex (0x...p...), inf, infinity, nan, nan(...);
+ * correctly rounded for up to 19 significant digits and decimal
+ * exponents up to 27, else within one unit in the last place. Out of
+ * range: +-HUGE_VAL or 0 with errno ERANGE. atof(s) = strtod(s, NULL). */
+double strtod(const char *s, char **end);
+double atof(const char *s);
 
 /* ---- environment (getenv.c) ---- */
 /* The value of NAME in environ, or NULL. */
