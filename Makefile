@@ -175,6 +175,7 @@ bochs: $(ISO)
 # ---- tests ----
 include tests/unit/Makefile.inc
 include user/Makefile.inc
+include user/linux/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso

@@ -21,6 +21,9 @@ Runs, in order, and prints one line per test, `PASS name` or
                PASS/FAIL lines, then `init exited with status 0`
   smpN/fpu=lazy/t_fpu*
                the FPU tests again in the other switching mode
+  smpN/lx_*    the linux group (user/linux/lx_*.c): glibc programs built
+               by the host's gcc -m32 -static, booted as init like the
+               t_* programs, at -smp 1, 4 and 8 (LINUX_SMP_COUNTS)
   grub/...     the GRUB ISO booted in QEMU
   bochs/...    the same ISO under Bochs, and t_fpu_fault as init (Bochs
                raises SSE exceptions, QEMU's TCG does not)
@@ -173,6 +176,16 @@ def discover_user_tests():
                   and not f.endswith("_child.c"))
 
 
+def discover_linux_tests():
+    """The linux group: user/linux/lx_NAME.c (glibc programs)."""
+    d = os.path.join(ROOT, "user", "linux")
+    names = os.listdir(d) if os.path.isdir(d) else []
+    return sorted(f[:-2] for f in names if f.startswith("lx_") and f.endswith(".c"))
+
+
+# The linux group's CPU counts (issue 12): one, some, and the most.
+LINUX_SMP_COUNTS = (1, 4, 8)
+
 INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 
 # Programs that need more than QEMU_TIMEOUT on a loaded host: t_smp_futex's
@@ -243,6 +256,7 @@ def main():
 
     groups = discover_groups()
     user_tests = discover_user_tests()
+    linux_tests = discover_linux_tests()
     jobs = []
     for smp in SMP_COUNTS:
         for g in groups:
@@ -260,6 +274,10 @@ def main():
             jobs.append((shell_eof, (smp,)))
         for t in user_tests:
             # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
+            name = "smp%d/%s" % (smp, t)
+            if wanted(name) or any(w.split(".")[0] in name for w in want):
+                jobs.append((user_test, (smp, t)))
+        for t in linux_tests if smp in LINUX_SMP_COUNTS else ():
             name = "smp%d/%s" % (smp, t)
             if wanted(name) or any(w.split(".")[0] in name for w in want):
                 jobs.append((user_test, (smp, t)))

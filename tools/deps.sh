@@ -21,7 +21,14 @@ vgabios              Bochs' VGA BIOS
 cpio                 build/initrd.cpio
 "
 
-names=$(printf '%s\n' "$PKGS" | awk 'NF {print $1}')
+# The linux test group (user/linux/): glibc programs for Spindle's linux
+# personality, built with the host's gcc -m32 -static.
+PKGS_LINUX="
+libc6-dev-i386       32-bit glibc headers and libc.a: gcc -m32 -static
+gcc-multilib         /usr/include/asm for -m32 (<errno.h>, <sys/syscall.h>)
+"
+
+names=$(printf '%s\n%s\n' "$PKGS" "$PKGS_LINUX" | awk 'NF {print $1}')
 missing=""
 for p in $names; do
     st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
