@@ -191,7 +191,10 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 # Programs that need more than QEMU_TIMEOUT on a loaded host: t_smp_futex's
 # 100,000-round ping-pong is up to 200,000 wake-ups of a halted vCPU,
 # each a host thread waking (docs/smp.md); still bounded, never a hang.
-USER_TEST_TIMEOUT = {"t_smp_futex": 300}
+# lx_pthread's 1,000 threads and 1,000 create/join rounds take ~30 s at
+# -smp 8 on a loaded 2-core host, and several times that when it is
+# busier still.
+USER_TEST_TIMEOUT = {"t_smp_futex": 300, "lx_pthread": 300}
 
 
 # Programs booted a second time with more kernel words, reported under
