@@ -268,9 +268,14 @@ long futex_requeue(uint32_t uaddr, uint32_t nr_wake, uint32_t nr_requeue,
 				wake_waiter(w);
 				woken++;
 			} else if ((uint32_t)moved < nr_requeue) {
-				list_del(&w->link);
+				/* Within one bucket it stays where it is (as
+				 * Linux's requeue_futex): moved to the tail,
+				 * this walk would meet it again. */
+				if (b1 != b2) {
+					list_del(&w->link);
+					list_add_tail(&w->link, &b2->waiters);
+				}
 				w->key = k2;
-				list_add_tail(&w->link, &b2->waiters);
 				__atomic_store_n(&w->bucket, b2, __ATOMIC_RELEASE);
 				moved++;
 			} else {

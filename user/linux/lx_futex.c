@@ -157,6 +157,8 @@ TEST(requeue_moves_waiters)
 	/* Wake 1, move 2: one stays on word. */
 	EXPECT_EQ(fx(&word, FUTEX_REQUEUE, 1, (void *)2, &word2, 0), 3);
 	EXPECT_EQ(count_woken(s, 4), 1);
+	/* Onto itself, "all of them": the one left, once, at once. */
+	EXPECT_EQ(fx(&word, FUTEX_REQUEUE, 0, (void *)0x7fffffff, &word, 0), 1);
 	EXPECT_EQ(fx(&word2, FUTEX_WAKE, 10, NULL, NULL, 0), 2);
 	EXPECT_EQ(fx(&word, FUTEX_WAKE, 10, NULL, NULL, 0), 1);
 	finish(s, 4, &word);
