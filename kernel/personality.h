@@ -9,6 +9,8 @@
  * clone, shown in /proc/tasks and by ps. Where they differ:
  *   clone's flag bits        kernel/clone_flags.c (the two tables)
  *   uname's sysname          kernel/uname.c
+ *   a handler without        kernel/signal.c chooses Linux's old frame
+ *   SA_SIGINFO               (arch/i386/signal_frame.c setup_frame)
  * Everything else is common to both. */
 #ifndef KERNEL_PERSONALITY_H
 #define KERNEL_PERSONALITY_H

@@ -51,6 +51,7 @@
 #define SYS_times               43
 #define SYS_gettimeofday        78
 #define SYS_sysinfo            116
+#define SYS_sigreturn          119
 #define SYS_uname              122
 #define SYS_prctl              172
 #define SYS_vfork              190

@@ -236,6 +236,31 @@ TEST(tkill)
 	EXPECT_EQ(errno, ESRCH);
 }
 
+static volatile int plain_got, plain_count;
+
+static void plain_handler(int sig)
+{
+	plain_got = sig;
+	plain_count++;
+}
+
+/* signal(): no SA_SIGINFO, so Linux's old frame and sigreturn (119),
+ * through glibc's __restore; the mask and registers come back. */
+TEST(plain_signal_handler_returns)
+{
+	volatile long before = 12345;
+	sigset_t cur;
+
+	EXPECT(signal(SIGUSR2, plain_handler) != SIG_ERR, "signal");
+	EXPECT_EQ(raise(SIGUSR2), 0);
+	EXPECT_EQ(plain_got, SIGUSR2);
+	EXPECT_EQ(raise(SIGUSR2), 0);
+	EXPECT_EQ(plain_count, 2);
+	EXPECT_EQ(before, 12345);
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	EXPECT(!sigismember(&cur, SIGUSR2), "SIGUSR2 still blocked after the handler");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "child-exit") == 0)
@@ -249,5 +274,6 @@ int main(int argc, char **argv)
 	RUN(refused_and_ignored_flags);
 	RUN(clone3_and_rseq_are_enosys);
 	RUN(tkill);
+	RUN(plain_signal_handler_returns);
 	return lx_exit_code();
 }
