@@ -236,6 +236,7 @@ bochs-debug: $(BOCHS_B)/spindle.iso | deps-bochs
 include tests/unit/Makefile.inc
 include user/Makefile.inc
 include web/Makefile.inc
+include user/linux/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso

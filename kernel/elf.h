@@ -19,6 +19,7 @@
 #define PT_LOAD     1
 #define PT_DYNAMIC  2
 #define PT_INTERP   3          /* the path of a dynamic loader */
+#define PT_NOTE     4          /* notes: name, type, descriptor */
 #define PT_TLS      7
 #define PF_X        1
 #define PF_W        2
@@ -36,5 +37,14 @@ struct elf32_phdr {
 	uint32_t p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_flags, p_align;
 };
 _Static_assert(sizeof(struct elf32_phdr) == 32, "ELF32 program header is 32 bytes");
+
+/* A note's header; name and descriptor follow, each padded to 4 bytes.
+ * The GNU ABI tag (.note.ABI-tag): name "GNU", type 1, descriptor of
+ * four words: OS (0 = Linux), then the oldest kernel version it needs. */
+struct elf32_note {
+	uint32_t n_namesz, n_descsz, n_type;
+};
+#define NT_GNU_ABI_TAG 1
+#define ELF_NOTE_OS_LINUX 0
 
 #endif

@@ -14,6 +14,7 @@
 #include "kernel/file.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
+#include "kernel/personality.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -226,9 +227,24 @@ static uint32_t phdr_address(const struct elf32_ehdr *e, const struct elf32_phdr
 	return 0;
 }
 
-/* Builds the new address space; 0 and *mmp, *entry, *sp, or -errno. */
+/* The personality the file's notes give it (abi.md section 9): each
+ * PT_NOTE segment of at most a page is read into f->page and looked at
+ * (kernel/personality.c); an unreadable or bigger one says nothing. */
+static enum personality image_personality(struct image *f, const struct elf32_ehdr *e,
+					  const struct elf32_phdr *ph)
+{
+	for (int i = 0; i < e->e_phnum; i++)
+		if (ph[i].p_type == PT_NOTE && ph[i].p_filesz <= PAGE_SIZE &&
+		    image_read(f, f->page, ph[i].p_filesz, ph[i].p_offset) == 0 &&
+		    elf_notes_say_linux((const uint8_t *)f->page, ph[i].p_filesz))
+			return PERSONALITY_LINUX;
+	return PERSONALITY_SEED;
+}
+
+/* Builds the new address space; 0 and *mmp, *entry, *sp, *pers, or
+ * -errno. */
 static int build_mm(struct image *f, const struct strtab *s,
-		    struct mm **mmp, uint32_t *entry, uint32_t *sp)
+		    struct mm **mmp, uint32_t *entry, uint32_t *sp, enum personality *pers)
 {
 	const struct elf32_ehdr *e;
 	const struct elf32_phdr *ph;
@@ -238,6 +254,7 @@ static int build_mm(struct image *f, const struct strtab *s,
 
 	if ((err = check_elf(f, &e, &ph)) < 0)
 		return err;
+	*pers = image_personality(f, e, ph);
 	if (!(mm = mm_create()))
 		return -ENOMEM;
 	for (int i = 0; i < e->e_phnum; i++) {
@@ -473,6 +490,7 @@ static int exec_strtab(const char *path, struct strtab *s)
 	struct image img = { 0 };
 	struct exe_link *exe = NULL;
 	struct mm *mm = NULL;
+	enum personality pers = PERSONALITY_SEED;
 	uint32_t entry, sp;
 	int err;
 
@@ -481,7 +499,7 @@ static int exec_strtab(const char *path, struct strtab *s)
 	if (!(img.page = kmalloc(PAGE_SIZE)) || !(exe = make_exe_link(img.inode, path)))
 		err = -ENOMEM;
 	else
-		err = build_mm(&img, s, &mm, &entry, &sp);
+		err = build_mm(&img, s, &mm, &entry, &sp, &pers);
 	kfree(img.page);
 	kfree(img.ph);
 	inode_put(img.inode);
@@ -502,6 +520,9 @@ static int exec_strtab(const char *path, struct strtab *s)
 		return err;
 	}
 	commit_exec(path, mm, entry, sp, exe);
+	/* abi.md section 9: the GNU ABI note makes it a Linux program. The
+	 * group is this one task now (de_thread), so the whole group's. */
+	current->personality = pers;
 	return 0;
 }
 

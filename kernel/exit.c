@@ -18,6 +18,7 @@
  * about; execve releases it and takes over its pid. */
 #include "kernel/exit.h"
 #include "kernel/file.h"
+#include "kernel/futex.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -108,11 +109,21 @@ struct task *task_cache_take(void)
 
 void release_user_vm_lock(struct task *t)
 {
+	/* Linux's mm_release order: the robust futexes, the TID word, then
+	 * the vfork parent. */
+	exit_robust_list(t);
 	if (t->user_vm_lock) {
+		uint32_t uaddr = (uint32_t)t->user_vm_lock;
 		/* CLONE_RELEASE_VM: the fault is ignored, as in the seed. */
-		(void)put_user32((uint32_t)t->user_vm_lock, 0);
+		(void)put_user32(uaddr, 0);
+		/* CLONE_CHILD_CLEARTID: and pthread_join, asleep on the
+		 * word, is woken (Linux's mm_release). */
+		if (t->user_vm_lock_wake)
+			(void)futex_wake(uaddr, 1, FUTEX_BITSET_MATCH_ANY);
 		t->user_vm_lock = NULL;
+		t->user_vm_lock_wake = false;
 	}
+	vfork_done_complete(t);
 }
 
 /* Gives up the address space: the RELEASE_VM word first, while this mm

@@ -27,8 +27,15 @@ void release_task_free(struct task *p);
 
 /* The seed's CLONE_RELEASE_VM: writes 0 to current->user_vm_lock (if set)
  * in the address space being released; a fault is ignored ("if userspace
- * has not set up a proper pointer then tough luck", user-vm-unlock-A2). */
+ * has not set up a proper pointer then tough luck", user-vm-unlock-A2).
+ * Its descendants happen here too (Linux's mm_release): the robust list
+ * is walked, a CLONE_CHILD_CLEARTID word gets a FUTEX_WAKE after the 0,
+ * and a CLONE_VFORK parent is let go. t is current, on exit and execve. */
 void release_user_vm_lock(struct task *t);
+/* kernel/robust.c: the robust-futex list of t (current), walked once. */
+void exit_robust_list(struct task *t);
+/* kernel/fork.c: wakes t's CLONE_VFORK parent, if it has one waiting. */
+void vfork_done_complete(struct task *t);
 
 /* The per-CPU task cache of clone-detached-2.5.31-A1: counters. */
 struct task_cache_stats {

@@ -1,23 +1,31 @@
-/* kernel/fork.c - clone and fork (abi.md section 4).
+/* kernel/fork.c - clone, fork and vfork (abi.md sections 4 and 9).
  *
  * clone(flags, newsp, ptid, tls, ctid) in %ebx %ecx %edx %esi %edi, as
  * the seed's code has it (erratum 9: the mail's prose swapped them).
- * The seed's four flags, and where each lives:
- *   CLONE_SETTLS      tls_for_child(): *tls validated as set_thread_area,
+ * The caller's flag bits are first translated through its personality's
+ * table (kernel/clone_flags.c: the seed's and Linux 6.1's side by side)
+ * into CL_* actions; do_clone acts on those:
+ *   CL_SETTLS         tls_for_child(): *tls validated as set_thread_area,
  *                     installed in one of the child's three TLS slots
- *   CLONE_SETTID      the child's TID written to *ptid in the parent's
+ *   CL_PARENT_SETTID  the child's TID written to *ptid in the parent's
  *                     address space before clone returns and before the
  *                     child can run (erratum 1: the seed tested SETTLS)
- *   CLONE_DETACHED    exit_signal = -1: no signal, no zombie; the child
+ *   CL_DETACHED       exit_signal = -1: no signal, no zombie; the child
  *                     reaps itself through the per-CPU task cache (exit.c)
- *   CLONE_RELEASE_VM  the child starts at newsp-4 and that word is zeroed
+ *   CL_RELEASE_VM     the child starts at newsp-4 and that word is zeroed
  *                     when it releases its address space (erratum 7: the
  *                     seed recorded newsp, one word too high)
+ *   CL_CHILD_CLEARTID the same mechanism at *ctid, plus a FUTEX_WAKE
+ *   CL_CHILD_SETTID   the TID at *ctid in the child's address space
+ *   CL_VFORK          the parent sleeps until the child execs or exits
+ *   CL_PARENT         the child is the caller's sibling
  * Every argument is checked before anything is created, so a bad TLS or
  * TID pointer creates no child. */
+#include "kernel/clone_flags.h"
 #include "kernel/exit.h"
 #include "kernel/file.h"
 #include "kernel/panic.h"
+#include "kernel/personality.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -30,23 +38,18 @@
 #include "arch/i386/uaccess.h"
 #include "lib/string.h"
 
-#define CLONE_KNOWN_FLAGS (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | \
-	CLONE_SIGHAND | CLONE_THREAD | CLONE_SETTLS | CLONE_SETTID | \
-	CLONE_DETACHED | CLONE_RELEASE_VM)
-
 /* Linux's rules: a thread shares the handlers, which need a shared VM. */
-static int check_flags(uint32_t flags, uint32_t newsp)
+static int check_flags(const struct clone_args *a)
 {
-	if (flags & ~(uint32_t)CLONE_KNOWN_FLAGS)
+	if ((a->flags & CL_THREAD) && !(a->flags & CL_SIGHAND))
 		return -EINVAL;
-	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+	if ((a->flags & CL_SIGHAND) && !(a->flags & CL_VM))
 		return -EINVAL;
-	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
-		return -EINVAL;
-	if ((flags & CSIGNAL) > SIG_MAX)
-		return -EINVAL;         /* no such signal to send at exit */
 	/* RELEASE_VM reserves the word below newsp: it needs a newsp. */
-	if ((flags & CLONE_RELEASE_VM) && newsp == 0)
+	if ((a->flags & CL_RELEASE_VM) && a->newsp == 0)
+		return -EINVAL;
+	/* Linux: init may not make siblings (they would have no parent). */
+	if ((a->flags & CL_PARENT) && current->tgid == 1)
 		return -EINVAL;
 	return 0;
 }
@@ -82,7 +85,7 @@ static void abandon_child(struct task *c)
 static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 {
 	if (p->mm) {
-		if (flags & CLONE_VM) {
+		if (flags & CL_VM) {
 			mm_get(p->mm);
 			c->mm = p->mm;
 		} else if (!(c->mm = mm_copy(p->mm)) || ldt_dup(c->mm, p->mm) < 0) {
@@ -90,7 +93,7 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 		}
 	}
 	if (p->files) {
-		if (flags & CLONE_FILES) {
+		if (flags & CL_FILES) {
 			files_get(p->files);
 			c->files = p->files;
 		} else if (!(c->files = files_copy(p->files))) {
@@ -98,7 +101,7 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 		}
 	}
 	if (p->fs) {
-		if (flags & CLONE_FS) {
+		if (flags & CL_FS) {
 			fs_struct_get(p->fs);
 			c->fs = p->fs;
 		} else if (!(c->fs = fs_struct_copy(p->fs))) {
@@ -108,7 +111,7 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 	exe_link_get(p->exe);
 	c->exe = p->exe;
 	memcpy(c->rlim, p->rlim, sizeof(c->rlim));
-	if (flags & CLONE_SIGHAND) {
+	if (flags & CL_SIGHAND) {
 		c->sighand = p->sighand;
 		__atomic_add_fetch(&c->sighand->refcount, 1, __ATOMIC_SEQ_CST);
 	} else if (!(c->sighand = sighand_copy(p->sighand))) {
@@ -131,20 +134,75 @@ static bool fatal_signal_pending(const struct task *t)
 	return (set & SIGMASK(SIGKILL)) || t->group_exiting;
 }
 
-long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
+/* CL_CHILD_SETTID: the TID in the child's own address space, before it
+ * runs (Linux writes it from the child, in schedule_tail; the result is
+ * the same). A fault is ignored there too. The child's copy-on-write
+ * page is broken by the translation, so the parent's stays as it was. */
+static void set_child_tid(struct task *c, uint32_t ctid, int tid)
+{
+	for (int i = 0; i < 4; i++) {
+		uint32_t pa = vm_translate(c->mm, ctid + (uint32_t)i, true);
+		if (!pa)
+			return;
+		*(volatile uint8_t *)P2V(pa) = (uint8_t)((uint32_t)tid >> (8 * i));
+	}
+}
+
+/* CL_VFORK: the parent, on its own kernel stack, until the child lets go
+ * of the address space they share (release_user_vm_lock, kernel/exit.c,
+ * calls vfork_done_complete). */
+struct vfork_done {
+	struct task *parent;
+	volatile bool done;
+};
+
+void vfork_done_complete(struct task *c)
+{
+	uint32_t flags;
+
+	if (!c->vfork_done)
+		return;
+	/* Under tasklist_lock, where the parent looks: once it sees done it
+	 * returns, and its stack (where *vfork_done lives) is gone. */
+	flags = spin_lock_irqsave(&tasklist_lock);
+	c->vfork_done->done = true;
+	wake_up_task(c->vfork_done->parent);
+	c->vfork_done = NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+static void vfork_wait(struct vfork_done *vd)
+{
+	for (;;) {
+		uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+		if (vd->done) {
+			spin_unlock_irqrestore(&tasklist_lock, flags);
+			return;
+		}
+		/* Not interruptible: the child's exec or exit ends this, and
+		 * the child uses our stack meanwhile. */
+		current->state = TASK_UNINTERRUPTIBLE;
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+		schedule();
+	}
+}
+
+long do_clone(const struct clone_args *a)
 {
 	struct task *p = current, *c;
 	struct desc tls = { 0, 0 };
+	struct vfork_done vd = { p, false };
+	uint32_t flags = a->flags, newsp = a->newsp;
 	int tls_idx = 0, err, tid;
 	uint32_t lflags;
 
-	if ((err = check_flags(flags, newsp)) < 0)
+	if ((err = check_flags(a)) < 0)
 		return err;
-	if ((flags & CLONE_SETTLS) && (err = tls_for_child(utls, &tls_idx, &tls)) < 0)
+	if ((flags & CL_SETTLS) && (err = tls_for_child(a->tls, &tls_idx, &tls)) < 0)
 		return err;
-	/* CLONE_SETTID: probe the pointer now, so a bad one creates no child.
-	 * (The real write comes once the TID exists, below.) */
-	if ((flags & CLONE_SETTID) && !user_range_ok(ptid, 4))
+	/* PARENT_SETTID: probe the pointer now, so a bad one creates no
+	 * child. (The real write comes once the TID exists, below.) */
+	if ((flags & CL_PARENT_SETTID) && !user_range_ok(a->ptid, 4))
 		return -EFAULT;
 
 	if (!(c = task_alloc()))
@@ -153,6 +211,7 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	c->blocked = p->blocked;
 	c->cpu = p->cpu;
 	c->cpus_allowed = p->cpus_allowed;     /* sched_setaffinity(2) */
+	c->personality = p->personality;       /* abi.md section 9 */
 	if ((err = copy_resources(c, p, flags)) < 0) {
 		abandon_child(c);
 		return err;
@@ -160,7 +219,7 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	/* The child inherits the three TLS descriptors; SETTLS replaces one
 	 * (an empty or all-zero one clears it). */
 	c->thread = p->thread;
-	if (flags & CLONE_SETTLS)
+	if (flags & CL_SETTLS)
 		c->thread.tls_array[tls_idx] = tls;
 	/* ... and a copy of the FPU state (abi.md section 10), its own. */
 	if ((err = fpu_copy(c, p)) < 0) {
@@ -168,29 +227,37 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 		return err;
 	}
 
-	/* clone-detached-A1: DETACHED wins over CSIGNAL. */
-	c->exit_signal = (flags & CLONE_DETACHED) ? -1 : (int)(flags & CSIGNAL);
+	c->exit_signal = a->exit_signal;
 	/* user-vm-unlock-A2, with erratum 7 fixed: the reserved word is the
 	 * one below newsp, where the child's stack starts. */
-	if (flags & CLONE_RELEASE_VM) {
+	if (flags & CL_RELEASE_VM) {
 		newsp -= 4;
 		c->user_vm_lock = (uint32_t *)newsp;
 	}
+	/* Its descendant: Linux's clear_child_tid, with a wake-up. */
+	if (flags & CL_CHILD_CLEARTID) {
+		c->user_vm_lock = (uint32_t *)a->ctid;
+		c->user_vm_lock_wake = true;
+	}
+	if (flags & CL_VFORK)
+		c->vfork_done = &vd;
 	copy_thread(c, p->tf, newsp);
 
 	if ((tid = task_hash(c)) < 0) {
 		abandon_child(c);
 		return tid;
 	}
-	/* CLONE_SETTID (erratum 1: this flag, not SETTLS): before the child
+	/* PARENT_SETTID (erratum 1: this flag, not SETTLS): before the child
 	 * can run, so it and the parent both find the TID there. */
-	if ((flags & CLONE_SETTID) && put_user32(ptid, (uint32_t)tid)) {
+	if ((flags & CL_PARENT_SETTID) && put_user32(a->ptid, (uint32_t)tid)) {
 		lflags = spin_lock_irqsave(&tasklist_lock);
 		task_unhash_locked(c);
 		spin_unlock_irqrestore(&tasklist_lock, lflags);
 		abandon_child(c);
 		return -EFAULT;
 	}
+	if (flags & CL_CHILD_SETTID)
+		set_child_tid(c, a->ctid, tid);
 
 	lflags = spin_lock_irqsave(&tasklist_lock);
 	/* Linux's copy_process: "Let kill terminate clone/fork in the
@@ -208,13 +275,13 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 	 *     other forever (t_exec_storm).
 	 * Give up the child; the caller dies on its way out and never sees
 	 * the -EINTR. */
-	if (fatal_signal_pending(p) || p->group_exiting) {
+	if (fatal_signal_pending(p)) {
 		task_unhash_locked(c);
 		spin_unlock_irqrestore(&tasklist_lock, lflags);
 		abandon_child(c);
 		return -EINTR;
 	}
-	if (flags & CLONE_THREAD) {
+	if (flags & CL_THREAD) {
 		c->tgid = p->tgid;
 		c->group_leader = p->group_leader;
 		list_add_tail(&c->thread_group, &p->group_leader->thread_group);
@@ -223,25 +290,51 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 		c->group_leader = c;
 	}
 	c->parent = p;
-	list_add_tail(&c->sibling, &p->children);
+	/* CLONE_PARENT: the process's parent (Linux's real_parent), with
+	 * the exit signal our own process has for it. */
+	if ((flags & CL_PARENT) && p->group_leader->parent) {
+		c->parent = p->group_leader->parent;
+		if (!(flags & CL_THREAD))
+			c->exit_signal = p->group_leader->exit_signal;
+	}
+	list_add_tail(&c->sibling, &c->parent->children);
 	spin_unlock_irqrestore(&tasklist_lock, lflags);
 
 	sched_add(c);
+	if (flags & CL_VFORK)
+		vfork_wait(&vd);
 	return tid;
 }
 
 SYSCALL(SYS_clone, clone)
 {
-	/* newsp 0 means "the caller's %esp" (abi.md section 4). */
-	uint32_t newsp = arg[1] ? arg[1] : current->tf->esp;
+	struct clone_args a;
+	int err = clone_translate(current->personality, arg[0], &a);
 
+	if (err < 0)
+		return err;
 	/* RELEASE_VM needs an explicit newsp: check before defaulting. */
-	if ((arg[0] & CLONE_RELEASE_VM) && arg[1] == 0)
+	if ((a.flags & CL_RELEASE_VM) && arg[1] == 0)
 		return -EINVAL;
-	return do_clone(arg[0], newsp, arg[2], arg[3]);
+	/* newsp 0 means "the caller's %esp" (abi.md section 4). */
+	a.newsp = arg[1] ? arg[1] : current->tf->esp;
+	a.ptid = arg[2];
+	a.tls = arg[3];
+	a.ctid = arg[4];
+	return do_clone(&a);
 }
 
 SYSCALL(SYS_fork, fork)
 {
-	return do_clone(SIGCHLD, current->tf->esp, 0, 0);
+	struct clone_args a = { 0, SIGCHLD, current->tf->esp, 0, 0, 0 };
+
+	return do_clone(&a);
+}
+
+/* Linux's vfork: clone(CLONE_VFORK | CLONE_VM | SIGCHLD). */
+SYSCALL(SYS_vfork, vfork)
+{
+	struct clone_args a = { CL_VFORK | CL_VM, SIGCHLD, current->tf->esp, 0, 0, 0 };
+
+	return do_clone(&a);
 }

@@ -2,6 +2,7 @@
 #include "kernel/kinfo.h"
 #include "arch/i386/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/personality.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/oom.h"
@@ -103,15 +104,15 @@ static void gen_tasks(struct kbuf *b)
 	struct list *pos;
 	uint32_t flags;
 
-	kb_printf(b, "TID TGID PPID STATE CPU EXITSIG COMM TLS6 TLS7 TLS8\n");
+	kb_printf(b, "TID TGID PPID STATE CPU EXITSIG COMM TLS6 TLS7 TLS8 PERS\n");
 	flags = spin_lock_irqsave(&tasklist_lock);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 		const struct desc *tls = t->thread.tls_array;
-		kb_printf(b, "%d %d %d %s %d %d %s 0x%08x 0x%08x 0x%08x\n", t->tid, t->tgid,
+		kb_printf(b, "%d %d %d %s %d %d %s 0x%08x 0x%08x 0x%08x %s\n", t->tid, t->tgid,
 			  t->parent ? t->parent->tgid : 0, state_name(t->state), t->cpu,
 			  t->exit_signal, t->comm, desc_base(&tls[0]), desc_base(&tls[1]),
-			  desc_base(&tls[2]));
+			  desc_base(&tls[2]), personality_name(t->personality));
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }

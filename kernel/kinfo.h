@@ -4,7 +4,8 @@
  *                 per-CPU task cache (parked, freed, reused), live tasks,
  *                 and "cache NAME inuse N slabs N" for every object cache
  *   /proc/tasks   one line per task: tid tgid ppid state cpu exit_signal
- *                 comm and the bases of its three TLS descriptors (ps)
+ *                 comm, the bases of its three TLS descriptors and its
+ *                 personality, seed or linux (ps)
  *   /proc/files   "SIZE PATH" per initrd file (no longer shown in /proc:
  *                 ls reads directories; kernel/fs/proc.c mounts the two
  *                 above as files)

@@ -23,6 +23,7 @@
  *            (arch/i386/signal_frame.c); the handler returns through
  *            rt_sigreturn. */
 #include "kernel/signal.h"
+#include "kernel/personality.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -602,7 +603,11 @@ void do_signal(struct trapframe *tf)
 		 * number (abi.md section 3; no core dump bit). */
 		do_group_exit(sig);
 	}
-	if (setup_rt_frame(&info, &ka, oldmask, tf) < 0) {
+	/* Linux: a handler without SA_SIGINFO gets the old frame (and
+	 * returns through sigreturn, 119); Spindle's own programs always
+	 * get the rt frame (abi.md section 7). */
+	if ((t->personality == PERSONALITY_LINUX && !(ka.flags & SA_SIGINFO) ?
+	     setup_frame(&info, &ka, oldmask, tf) : setup_rt_frame(&info, &ka, oldmask, tf)) < 0) {
 		kprintf("pid %d (%s): cannot write the frame of signal %d at esp=0x%08x: SIGSEGV\n",
 			t->tgid, t->comm, sig, tf->esp);
 		force_sigsegv(sig);

@@ -1,5 +1,5 @@
 /* kernel/signal_syscalls.c - the signal system calls of abi.md section 3:
- * rt_sigaction, rt_sigprocmask, kill and tgkill. They check and copy
+ * rt_sigaction, rt_sigprocmask, kill, tgkill and (section 9) tkill. They check and copy
  * their arguments and call kernel/signal.c, which owns the pending sets;
  * rt_sigreturn unwinds a frame of arch/i386/signal_frame.c and lives
  * there. What a sender puts in the siginfo is Linux's: kill() says
@@ -186,6 +186,30 @@ SYSCALL(SYS_tgkill, tgkill)
 	if (!t || t->tgid != tgid || t->state == TASK_DEAD)
 		err = -ESRCH;
 	else if (sig && !signal_init_ignores(t, sig))
+		send_signal_task_info(t, &info);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return err;
+}
+
+/* tkill(tid, sig): tgkill without the group check, which is why tgkill
+ * replaced it (a recycled tid may name a stranger); glibc's raise() of
+ * old used it, and it is still there in Linux 6.1. */
+SYSCALL(SYS_tkill, tkill)
+{
+	int tid = (int)arg[0], sig = (int)arg[1];
+	struct ksiginfo info;
+	uint32_t flags;
+	struct task *t;
+	long err = 0;
+
+	if (tid <= 0 || !valid_signal(sig))
+		return -EINVAL;
+	sender_siginfo(sig, SI_TKILL, &info);
+	flags = spin_lock_irqsave(&tasklist_lock);
+	t = task_find(tid);
+	if (!t || t->state == TASK_DEAD)
+		err = -ESRCH;
+	else if (sig)
 		send_signal_task_info(t, &info);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return err;

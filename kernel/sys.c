@@ -1,8 +1,12 @@
-/* kernel/sys.c - the small identity and scheduling calls. */
+/* kernel/sys.c - the small identity, scheduling and machine calls. */
+#include "kernel/clock.h"
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/mm/pmm.h"
+#include "arch/i386/mmu.h"
 #include "arch/i386/uaccess.h"
+#include "lib/string.h"
 #include "lib/errno.h"
 
 SYSCALL(SYS_getpid, getpid)
@@ -93,4 +97,40 @@ SYSCALL(SYS_sched_getaffinity, sched_getaffinity)
 	if (copy_to_user(arg[2], &mask, CPUMASK_SIZE))
 		return -EFAULT;
 	return CPUMASK_SIZE;            /* the bytes written, as Linux */
+}
+
+/* set_tid_address(tidptr): Linux's clear_child_tid for the caller, as
+ * CLONE_CHILD_CLEARTID sets it for a child: when this task releases its
+ * address space, 0 is written at tidptr and one waiter woken there
+ * (kernel/exit.c release_user_vm_lock). glibc's start-up calls it for
+ * the main thread. Returns the caller's TID; tidptr is not checked now
+ * (a fault at exit is ignored). */
+SYSCALL(SYS_set_tid_address, set_tid_address)
+{
+	current->user_vm_lock = (uint32_t *)arg[0];
+	current->user_vm_lock_wake = arg[0] != 0;
+	return current->tid;
+}
+
+/* sysinfo(info): uptime, memory in bytes (mem_unit 1), and the number of
+ * tasks (Linux counts threads too). No swap, no high memory, and no load
+ * average: Spindle does not compute one, so the loads are 0. */
+SYSCALL(SYS_sysinfo, sysinfo)
+{
+	struct sysinfo si;
+	struct list *pos;
+	uint32_t flags;
+	int n = 0;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (long)(clock_ns() / 1000000000ull);
+	si.totalram = (unsigned long)pmm_total_frames() * PAGE_SIZE;
+	si.freeram = (unsigned long)pmm_free_frames() * PAGE_SIZE;
+	si.mem_unit = 1;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	list_for_each(pos, &all_tasks)
+		n++;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	si.procs = (unsigned short)(n > 0xffff ? 0xffff : n);
+	return copy_to_user(arg[0], &si, sizeof(si)) ? -EFAULT : 0;
 }

@@ -94,8 +94,19 @@ struct task {
 	uint64_t blocked;               /* the signal mask */
 
 	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2):
-	 * 0 is written here when this task releases its address space */
+	 * 0 is written here when this task releases its address space;
+	 * Linux's clear_child_tid (CLONE_CHILD_CLEARTID, set_tid_address)
+	 * is the same word with a FUTEX_WAKE after the write (wake set) */
 	uint32_t *user_vm_lock;
+	bool user_vm_lock_wake;
+	/* set_robust_list's head (user address, 0: none), walked when the
+	 * address space is released (kernel/robust.c) */
+	uint32_t robust_list;
+	/* CLONE_VFORK: the parent sleeping until we exec or exit (fork.c) */
+	struct vfork_done *vfork_done;
+	/* seed or linux (kernel/personality.h): the whole group's, set by
+	 * execve, inherited by fork and clone */
+	uint8_t personality;
 
 	struct trapframe *tf;           /* its user registers, on its stack */
 };

@@ -96,6 +96,38 @@
 #define SYS_prlimit64      340
 #define SYS_statx          383
 
+/* ---- System calls of abi.md section 9 (both personalities): threads,
+ * identity and time, with Linux 6.1 i386's numbers. clone3 435 and rseq
+ * 386 stay unimplemented (-ENOSYS): glibc falls back to clone and runs
+ * without rseq. ---- */
+#define SYS_time                13
+#define SYS_times               43
+#define SYS_gettimeofday        78
+#define SYS_sysinfo            116
+#define SYS_sigreturn          119
+#define SYS_uname              122
+#define SYS_prctl              172
+#define SYS_vfork              190
+#define SYS_getuid32           199
+#define SYS_getgid32           200
+#define SYS_geteuid32          201
+#define SYS_getegid32          202
+#define SYS_setuid32           213
+#define SYS_setgid32           214
+#define SYS_tkill              238
+#define SYS_set_tid_address    258
+#define SYS_clock_getres       266
+#define SYS_clock_nanosleep    267
+#define SYS_set_robust_list    311
+#define SYS_get_robust_list    312
+#define SYS_getrandom          355
+#define SYS_rseq               386
+#define SYS_clock_gettime64    403
+#define SYS_clock_getres_time64 406
+#define SYS_clock_nanosleep_time64 407
+#define SYS_futex_time64       422
+#define SYS_clone3             435
+
 /* ---- clone flags (abi.md section 4; the seed's four are at the end) ---- */
 #define CSIGNAL          0x000000ff /* signal sent to the parent at exit */
 #define CLONE_VM         0x00000100 /* share the address space */
@@ -284,6 +316,29 @@ struct rlimit64 {
 	unsigned long long rlim_cur;
 	unsigned long long rlim_max;
 };
+/* ---- clone flags of the linux personality (abi.md section 9): Linux
+ * 6.1's. Three of the seed's bits mean something else there: 0x00100000
+ * is SETTID in both (PARENT_SETTID), 0x00200000 is the seed's DETACHED
+ * and Linux's CHILD_CLEARTID, 0x00400000 the seed's RELEASE_VM and
+ * Linux's (ignored) DETACHED. kernel/clone_flags.c has both tables. ---- */
+#define CLONE_PIDFD          0x00001000 /* not supported: -EINVAL */
+#define CLONE_PTRACE         0x00002000 /* no ptrace: -EINVAL */
+#define CLONE_VFORK          0x00004000 /* parent sleeps until exec/exit */
+#define CLONE_PARENT         0x00008000 /* sibling of the caller */
+#define CLONE_NEWNS          0x00020000 /* namespaces: -EINVAL */
+#define CLONE_SYSVSEM        0x00040000 /* accepted (no SysV semaphores) */
+#define CLONE_PARENT_SETTID  0x00100000 /* TID at *ptid */
+#define CLONE_CHILD_CLEARTID 0x00200000 /* 0 to *ctid + FUTEX_WAKE at mm release */
+#define CLONE_LINUX_DETACHED 0x00400000 /* Linux's CLONE_DETACHED: ignored */
+#define CLONE_UNTRACED       0x00800000 /* ignored */
+#define CLONE_CHILD_SETTID   0x01000000 /* TID at *ctid, child's memory */
+#define CLONE_NEWCGROUP      0x02000000
+#define CLONE_NEWUTS         0x04000000
+#define CLONE_NEWIPC         0x08000000
+#define CLONE_NEWUSER        0x10000000
+#define CLONE_NEWPID         0x20000000
+#define CLONE_NEWNET         0x40000000
+#define CLONE_IO             0x80000000 /* accepted: no I/O contexts here */
 
 /* ---- wait4 options ---- */
 #define WNOHANG   0x00000001
@@ -308,6 +363,91 @@ _Static_assert(sizeof(struct user_desc) == 16, "abi.md: user_desc is 16 bytes");
 #define FUTEX_WAIT          0
 #define FUTEX_WAKE          1
 #define FUTEX_PRIVATE_FLAG  128
+
+/* Section 9's futex ops (Linux's uapi/linux/futex.h). */
+#define FUTEX_REQUEUE         3
+#define FUTEX_CMP_REQUEUE     4
+#define FUTEX_WAKE_OP         5
+#define FUTEX_WAIT_BITSET     9
+#define FUTEX_WAKE_BITSET    10
+#define FUTEX_CLOCK_REALTIME 256
+#define FUTEX_BITSET_MATCH_ANY 0xffffffffu
+/* FUTEX_WAKE_OP's val3: op 4 bits (8 = oparg is a shift), cmp 4 bits,
+ * oparg 12 bits, cmparg 12 bits (both signed). */
+#define FUTEX_OP(op, oparg, cmp, cmparg) \
+	((((op) & 0xf) << 28) | (((cmp) & 0xf) << 24) | \
+	 (((oparg) & 0xfff) << 12) | ((cmparg) & 0xfff))
+#define FUTEX_OP_SET   0
+#define FUTEX_OP_ADD   1
+#define FUTEX_OP_OR    2
+#define FUTEX_OP_ANDN  3
+#define FUTEX_OP_XOR   4
+#define FUTEX_OP_OPARG_SHIFT 8
+#define FUTEX_OP_CMP_EQ 0
+#define FUTEX_OP_CMP_NE 1
+#define FUTEX_OP_CMP_LT 2
+#define FUTEX_OP_CMP_LE 3
+#define FUTEX_OP_CMP_GT 4
+#define FUTEX_OP_CMP_GE 5
+/* The robust-futex word (a pthread mutex's owner TID) and the list
+ * set_robust_list registers, walked at exit (Linux's exit_robust_list). */
+#define FUTEX_WAITERS      0x80000000u
+#define FUTEX_OWNER_DIED   0x40000000u
+#define FUTEX_TID_MASK     0x3fffffffu
+struct robust_list {
+	struct robust_list *next;
+};
+struct robust_list_head {
+	struct robust_list list;
+	long futex_offset;
+	struct robust_list *list_op_pending;
+};
+
+/* 64-bit time for the *_time64 calls (Linux's struct __kernel_timespec):
+ * the upper half of tv_nsec is padding on i386 and ignored. */
+struct timespec64 {
+	long long tv_sec;
+	long long tv_nsec;
+};
+struct timeval {
+	long tv_sec;
+	long tv_usec;
+};
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID  3
+#define CLOCK_MONOTONIC_RAW      4
+#define CLOCK_REALTIME_COARSE    5
+#define CLOCK_MONOTONIC_COARSE   6
+#define CLOCK_BOOTTIME           7
+#define TIMER_ABSTIME            1
+
+/* uname(2): Linux's struct new_utsname. */
+#define UTS_LEN 65
+struct utsname {
+	char sysname[UTS_LEN], nodename[UTS_LEN], release[UTS_LEN];
+	char version[UTS_LEN], machine[UTS_LEN], domainname[UTS_LEN];
+};
+
+/* sysinfo(2), i386 layout (64 bytes). */
+struct sysinfo {
+	long uptime;
+	unsigned long loads[3];
+	unsigned long totalram, freeram, sharedram, bufferram;
+	unsigned long totalswap, freeswap;
+	unsigned short procs, pad;
+	unsigned long totalhigh, freehigh;
+	unsigned int mem_unit;
+	char _f[8];
+};
+
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+#define GRND_NONBLOCK 1
+#define GRND_RANDOM   2
+#define GRND_INSECURE 4
 
 struct timespec {
 	long tv_sec;

@@ -120,7 +120,7 @@ SHELL_EXPECT = [
     ("ls /bin lists sh", r"^\s*\d+ sh$"),
     ("ls lists /etc/motd", r"^\s*\d+ /etc/motd$"),
     ("cat /etc/motd", r"^Welcome to Spindle"),
-    ("ps header", r"^\s*TID\s+TGID\s+PPID\s+STATE\s+CPU\s+EXITSIG\s+COMM\s+TLS6\s+TLS7\s+TLS8$"),
+    ("ps header", r"^\s*TID\s+TGID\s+PPID\s+STATE\s+CPU\s+EXITSIG\s+COMM\s+TLS6\s+TLS7\s+TLS8\s+PERS$"),
     ("ps shows init as pid 1", PS_ROW.format(pid=1, tgid=1, ppid=0, comm="init")),
     ("ps shows sh, child of init", PS_ROW.format(pid=r"(?P<sh>\d+)", tgid=r"(?P=sh)",
                                                  ppid=1, comm="sh")),

@@ -33,6 +33,7 @@ build  cmd:python3             python3
 build  cmd:cpio                cpio
 build  lib32gcc                lib32gcc-12-dev
 build  file:/usr/lib32/libc.a  libc6-dev-i386
+build  file:/usr/include/asm   gcc-multilib
 run    cmd:qemu-system-i386    qemu-system-x86
 iso    cmd:grub-mkrescue       grub-common
 iso    file:/usr/lib/grub/i386-pc/moddep.lst grub-pc-bin

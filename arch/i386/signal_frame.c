@@ -154,6 +154,44 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	return 0;
 }
 
+/* The old frame's trampoline (Linux's __NR_sigreturn one):
+ * 58               popl %eax      (sig)
+ * b8 77 00 00 00   movl $__NR_sigreturn, %eax
+ * cd 80            int  $0x80 */
+static const uint8_t old_sigreturn_code[8] = {
+	0x58, 0xb8, SYS_sigreturn, 0x00, 0x00, 0x00, 0xcd, 0x80
+};
+
+int setup_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
+		uint64_t oldmask, struct trapframe *tf)
+{
+	struct sigframe f;
+	uint32_t fpstate;
+	uint32_t sp = fpu_sigframe_alloc(tf->esp, &fpstate) - (uint32_t)sizeof(f);
+
+	sp = ((sp + 4) & ~15u) - 4;
+	memset(&f, 0, sizeof(f));
+	f.pretcode = (ka->flags & SA_RESTORER) ? (uint32_t)ka->restorer
+		     : sp + (uint32_t)__builtin_offsetof(struct sigframe, retcode);
+	f.sig = info->signo;
+	save_sigcontext(&f.sc, tf, info, oldmask, fpstate);
+	f.extramask[0] = (uint32_t)(oldmask >> 32);
+	memcpy(f.retcode, old_sigreturn_code, sizeof(f.retcode));
+	if (copy_to_user(sp, &f, sizeof(f)))
+		return -EFAULT;
+	if (fpu_save_sigframe(fpstate))
+		return -EFAULT;
+	/* handler(sig): the one argument on the stack and in %eax. */
+	tf->esp = sp;
+	tf->eip = (uint32_t)ka->handler;
+	tf->eax = (uint32_t)info->signo;
+	tf->edx = tf->ecx = 0;
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->ss = __USER_DS;
+	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF);
+	return 0;
+}
+
 /* A data selector from the frame: only one with RPL 3 (Linux's
  * COPY_SEG; a bad but RPL 3 one is caught by trap_ret's fixups, which
  * load 0 instead). */
@@ -161,6 +199,8 @@ static uint32_t user_selector(uint16_t sel)
 {
 	return (sel & 3) == 3 ? sel : 0;
 }
+
+static long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc);
 
 /* The handler returned: its `ret` popped pretcode, so the frame starts
  * at %esp - 4. Everything is restored from the frame, sanitised so that
@@ -189,7 +229,41 @@ SYSCALL(SYS_rt_sigreturn, rt_sigreturn)
 		return 0;
 	}
 	signal_set_blocked((uint64_t)uc.uc_sigmask[0] | ((uint64_t)uc.uc_sigmask[1] << 32));
+	return restore_sigcontext(tf, sc);
+}
 
+/* sigreturn (119): the old frame's. The handler's ret popped pretcode and
+ * the trampoline popped sig: the frame starts at %esp - 8. */
+SYSCALL(SYS_sigreturn, sigreturn)
+{
+	struct task *t = current;
+	struct trapframe *tf = t->tf;
+	uint32_t frame = tf->esp - 8;
+	struct sigcontext sc;
+	uint32_t extramask;
+
+	if (copy_from_user(&sc, frame + (uint32_t)__builtin_offsetof(struct sigframe, sc),
+			   sizeof(sc)) ||
+	    get_user32(&extramask, frame + (uint32_t)__builtin_offsetof(struct sigframe,
+									extramask))) {
+		kprintf("pid %d (%s): bad signal frame at 0x%08x in sigreturn: SIGSEGV\n",
+			t->tgid, t->comm, frame);
+		force_signal(t, SIGSEGV);
+		return 0;
+	}
+	if (fpu_restore_sigframe(sc.fpstate)) {
+		kprintf("pid %d (%s): bad FPU state at 0x%08x in sigreturn: SIGSEGV\n",
+			t->tgid, t->comm, sc.fpstate);
+		force_signal(t, SIGSEGV);
+		return 0;
+	}
+	signal_set_blocked((uint64_t)sc.oldmask | ((uint64_t)extramask << 32));
+	return restore_sigcontext(tf, &sc);
+}
+
+/* Both sigreturns: the registers from sc, sanitised. */
+static long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc)
+{
 	tf->gs = user_selector(sc->gs);
 	tf->fs = user_selector(sc->fs);
 	tf->es = user_selector(sc->es);

@@ -1,19 +1,21 @@
 /* user/bin/ps.c - every task of the machine, from /proc/tasks.
  *
  * The kernel writes one line per task (kernel/kinfo.h):
- *     TID TGID PPID STATE CPU EXITSIG COMM TLS6 TLS7 TLS8
- *     1 1 0 S 0 17 init 0x00000000 0x00000000 0x00000000
+ *     TID TGID PPID STATE CPU EXITSIG COMM TLS6 TLS7 TLS8 PERS
+ *     1 1 0 S 0 17 init 0x00000000 0x00000000 0x00000000 seed
  * ps prints the same columns aligned under their header, numbers to
- * the right and words to the left. COMM is whatever sits between the
- * sixth field and the last three, so a name with a space in it cannot
- * shift the columns. A thread shows as its own line: same TGID, its own
+ * the right and words to the left. PERS is the personality: seed for
+ * Spindle's programs, linux for glibc's (abi.md section 9). COMM is
+ * whatever sits between the sixth field and the last four, so a name
+ * with a space in it cannot shift the columns. A thread shows as its own line: same TGID, its own
  * TID. */
 #include "stdio.h"
 #include "string.h"
 #include "errno.h"
 
 #define TASKS_FILE "/proc/tasks"
-#define NCOLS 10
+#define NCOLS 11
+#define TAIL_COLS 4              /* TLS6 TLS7 TLS8 PERS */
 #define COMM_COL 6
 #define MAX_ROWS 512
 #define LINE 256
@@ -36,12 +38,12 @@ static bool split(char *line, char **cell)
 		return false;
 	for (int i = 0; i < COMM_COL; i++)
 		cell[i] = words[i];
-	/* COMM: words[6 .. n-4], joined again by single spaces. */
+	/* COMM: words[6 .. n-5], joined again by single spaces. */
 	cell[COMM_COL] = words[COMM_COL];
-	for (int i = COMM_COL + 1; i < n - 3; i++)
+	for (int i = COMM_COL + 1; i < n - TAIL_COLS; i++)
 		words[i][-1] = ' ';
-	for (int i = 0; i < 3; i++)
-		cell[COMM_COL + 1 + i] = words[n - 3 + i];
+	for (int i = 0; i < TAIL_COLS; i++)
+		cell[COMM_COL + 1 + i] = words[n - TAIL_COLS + i];
 	return true;
 }
 

@@ -1,0 +1,239 @@
+/* user/linux/lx_sys.c - the identity, randomness and time calls of abi.md
+ * section 9 as glibc calls them: uname (sysname "Linux" under the linux
+ * personality), getrandom, the 32-bit ids, prctl's names, sysinfo, and
+ * the clocks: clock_gettime (glibc 2.36 calls clock_gettime64 first),
+ * clock_getres, clock_nanosleep with TIMER_ABSTIME, gettimeofday, time.
+ * Also the personality itself, in /proc/tasks, and a Spindle program
+ * started from here running under its own (seed) rules. */
+#define _GNU_SOURCE
+#define LX_PROG "lx_sys"
+#include "lx.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+TEST(uname_says_linux)
+{
+	struct utsname u;
+
+	EXPECT_EQ(uname(&u), 0);
+	EXPECT(strcmp(u.sysname, "Linux") == 0, "sysname %s", u.sysname);
+	EXPECT(strncmp(u.release, "6.1", 3) == 0, "release %s", u.release);
+	EXPECT(strstr(u.version, "Spindle") != NULL, "version %s", u.version);
+	EXPECT(strcmp(u.machine, "i686") == 0, "machine %s", u.machine);
+	errno = 0;
+	EXPECT_EQ(syscall(SYS_uname, (void *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+TEST(getrandom)
+{
+	unsigned char a[64], b[64], big[5000];
+
+	EXPECT_EQ(getrandom(a, sizeof(a), 0), 64);
+	EXPECT_EQ(getrandom(b, sizeof(b), GRND_NONBLOCK), 64);
+	EXPECT(memcmp(a, b, sizeof(a)) != 0, "two requests gave the same bytes");
+	EXPECT_EQ(getrandom(big, sizeof(big), GRND_RANDOM), (long)sizeof(big));
+	int zeros = 0;
+	for (unsigned i = 0; i < sizeof(big); i++)
+		zeros += big[i] == 0;
+	EXPECT(zeros < 100, "%d zero bytes in 5000", zeros);
+	EXPECT_EQ(getrandom(a, 0, 0), 0);
+	EXPECT_EQ(getrandom(a, 4, 0x40), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(getrandom(a, 4, GRND_RANDOM | GRND_INSECURE), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(syscall(SYS_getrandom, (void *)16, 4, 0), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+TEST(ids_are_root)
+{
+	EXPECT_EQ(getuid(), 0);
+	EXPECT_EQ(geteuid(), 0);
+	EXPECT_EQ(getgid(), 0);
+	EXPECT_EQ(getegid(), 0);
+	EXPECT_EQ(setuid(0), 0);
+	EXPECT_EQ(setgid(0), 0);
+	EXPECT_EQ(setuid(1000), -1);
+	EXPECT_EQ(errno, EPERM);
+	EXPECT_EQ(setgid(1000), -1);
+	EXPECT_EQ(errno, EPERM);
+}
+
+TEST(prctl_name)
+{
+	char name[16];
+
+	EXPECT_EQ(prctl(PR_SET_NAME, "a-very-long-name-indeed"), 0);
+	EXPECT_EQ(prctl(PR_GET_NAME, name), 0);
+	EXPECT(strcmp(name, "a-very-long-nam") == 0, "name %s", name);
+	EXPECT_EQ(prctl(PR_SET_NAME, (char *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(prctl(PR_GET_NAME, (char *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(prctl(9999, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	prctl(PR_SET_NAME, "lx_sys");
+}
+
+TEST(sysinfo)
+{
+	struct sysinfo si;
+
+	EXPECT_EQ(sysinfo(&si), 0);
+	EXPECT(si.totalram >= 16u << 20 && si.freeram <= si.totalram && si.freeram > 0,
+	       "total %lu free %lu", si.totalram, si.freeram);
+	EXPECT_EQ(si.mem_unit, 1);
+	EXPECT(si.procs >= 1, "procs %u", si.procs);
+	EXPECT_EQ(sysinfo((void *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+static long long ns_of(struct timespec t)
+{
+	return t.tv_sec * 1000000000ll + t.tv_nsec;
+}
+
+TEST(clocks)
+{
+	struct timespec a, b, res;
+	struct timeval tv;
+	time_t t1, t2;
+
+	EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, &a), 0);
+	EXPECT_EQ(clock_gettime(CLOCK_MONOTONIC, &b), 0);
+	EXPECT(ns_of(b) >= ns_of(a), "CLOCK_MONOTONIC went back");
+	EXPECT_EQ(clock_gettime(CLOCK_BOOTTIME, &b), 0);
+	EXPECT_EQ(clock_getres(CLOCK_MONOTONIC, &res), 0);
+	EXPECT(res.tv_sec == 0 && res.tv_nsec > 0 && res.tv_nsec <= 10000000, "res %ld", res.tv_nsec);
+	EXPECT_EQ(clock_getres(CLOCK_REALTIME, NULL), 0);
+	EXPECT_EQ(clock_getres(99, &res), -1);
+	EXPECT_EQ(errno, EINVAL);
+	/* time, gettimeofday and CLOCK_REALTIME tell the same time. */
+	EXPECT_EQ(clock_gettime(CLOCK_REALTIME, &a), 0);
+	EXPECT_EQ(gettimeofday(&tv, NULL), 0);
+	t1 = time(&t2);
+	EXPECT(t1 == t2, "time() %ld, *tloc %ld", (long)t1, (long)t2);
+	EXPECT(tv.tv_sec >= a.tv_sec && tv.tv_sec - a.tv_sec <= 2, "gettimeofday %ld vs %ld",
+	       (long)tv.tv_sec, (long)a.tv_sec);
+	EXPECT(t1 >= tv.tv_sec && t1 - tv.tv_sec <= 2, "time %ld vs %ld", (long)t1, (long)tv.tv_sec);
+	EXPECT(a.tv_sec > 1600000000, "CLOCK_REALTIME %ld is before 2020", (long)a.tv_sec);
+	errno = 0;
+	EXPECT_EQ(syscall(SYS_gettimeofday, (void *)16, NULL), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(syscall(SYS_time, (void *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+TEST(clock_nanosleep)
+{
+	struct timespec start, end, rel = { 0, 20000000 }, dl;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	EXPECT_EQ(clock_nanosleep(CLOCK_MONOTONIC, 0, &rel, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	EXPECT(ns_of(end) - ns_of(start) >= 20000000, "slept %lld ns", ns_of(end) - ns_of(start));
+	dl = end;
+	dl.tv_nsec += 20000000;
+	if (dl.tv_nsec >= 1000000000) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000;
+	}
+	EXPECT_EQ(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &dl, NULL), 0);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	EXPECT(ns_of(end) >= ns_of(dl), "woke %lld ns before the deadline", ns_of(dl) - ns_of(end));
+	clock_gettime(CLOCK_REALTIME, &dl);
+	EXPECT_EQ(clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &dl, NULL), 0);
+	rel.tv_nsec = 1000000000;
+	EXPECT_EQ(clock_nanosleep(CLOCK_MONOTONIC, 0, &rel, NULL), EINVAL);
+	EXPECT_EQ(clock_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &start, NULL), EINVAL);
+	/* (glibc reads the timespec itself first: a raw call.) */
+	errno = 0;
+	EXPECT_EQ(syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, (void *)16, NULL), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(syscall(407 /* clock_nanosleep_time64 */, CLOCK_MONOTONIC, 0, (void *)16, NULL), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+/* Our line of /proc/tasks ends in our personality. (glibc's open() is
+ * openat, which the file system may not have: raw open, 5.) */
+static int my_personality(char *out, size_t n)
+{
+	static char buf[32768];
+	int fd = (int)syscall(5, "/proc/tasks", O_RDONLY), len = 0, r;
+	char me[16];
+
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = 0;
+	snprintf(me, sizeof(me), "\n%d ", (int)getpid());
+	char *line = strstr(buf, me);
+	if (!line)
+		return -1;
+	char *end = strchr(line + 1, '\n');
+	if (end)
+		*end = 0;
+	char *last = strrchr(line, ' ');
+	snprintf(out, n, "%s", last ? last + 1 : "");
+	return 0;
+}
+
+TEST(personality_is_linux)
+{
+	char pers[16];
+
+	EXPECT_EQ(my_personality(pers, sizeof(pers)), 0);
+	EXPECT(strcmp(pers, "linux") == 0, "PERS column %s", pers);
+}
+
+/* A Spindle program (seed personality) run from here: t_personality
+ * checks its own side and exits 0. */
+TEST(spindle_program_runs_under_seed)
+{
+	char *argv[] = { "t_personality", "--child", NULL };
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve("/tests/t_personality", argv, NULL);
+		_exit(127);
+	}
+	EXPECT(pid > 0, "fork");
+	EXPECT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "t_personality --child: status %#x", st);
+}
+
+int main(int argc, char **argv)
+{
+	/* t_personality runs us with --child: report our side by status. */
+	if (argc == 2 && strcmp(argv[1], "--child") == 0) {
+		struct utsname u;
+		char pers[16];
+		return uname(&u) == 0 && strcmp(u.sysname, "Linux") == 0 &&
+		       my_personality(pers, sizeof(pers)) == 0 && strcmp(pers, "linux") == 0 ? 0 : 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	RUN(uname_says_linux);
+	RUN(getrandom);
+	RUN(ids_are_root);
+	RUN(prctl_name);
+	RUN(sysinfo);
+	RUN(clocks);
+	RUN(clock_nanosleep);
+	RUN(personality_is_linux);
+	RUN(spindle_program_runs_under_seed);
+	return lx_exit_code();
+}
