@@ -180,6 +180,8 @@ long do_clone(uint32_t flags, uint32_t newsp, uint32_t ptid, uint32_t utls)
 		c->tgid = tid;
 		c->group_leader = c;
 	}
+	c->pgid = p->pgid;              /* under the lock: setpgid may run */
+	c->sid = p->sid;
 	c->parent = p;
 	list_add_tail(&c->sibling, &p->children);
 	spin_unlock_irqrestore(&tasklist_lock, lflags);

@@ -114,6 +114,9 @@ int send_signal_group_info(struct task *t, const struct ksiginfo *info);
  * which carries exit_siginfo(). */
 int send_signal_task(struct task *t, int sig);
 int send_signal_group(struct task *t, int sig);
+/* sig (SI_KERNEL) to every process of process group pgid (the tty's
+ * ^C); takes tasklist_lock. 0, or -ESRCH if the group is empty. */
+long kill_pgrp(int pgid, int sig);
 /* The siginfo of zombie's exit signal (Linux's do_notify_parent):
  * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
 void exit_siginfo(const struct task *zombie, struct ksiginfo *info);

@@ -72,6 +72,11 @@ struct task {
 	struct task *group_leader;      /* the task whose tid == tgid */
 	struct list thread_group;       /* all tasks of the group, circular */
 	struct list all_link;           /* on the global task list */
+	/* job control (kernel/pgrp.c): the process's process group and
+	 * session, the same in every thread of the group; 0 for kernel
+	 * threads. Inherited by fork, kept by execve. */
+	int pgid;
+	int sid;
 	int exit_signal;                /* CSIGNAL at clone; -1 = detached */
 	int exit_code;                  /* a wait status (abi.md section 3) */
 	bool group_exiting;             /* exit_group/fatal signal under way */
@@ -118,6 +123,10 @@ void task_change_tid_locked(struct task *t, int tid);
 void rlimit_init_defaults(struct rlimit *r);
 /* Starts fn(arg) in a new kernel thread on the run queue. */
 struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
+
+/* kernel/pgrp.c: does a live process of group pgid exist (in session
+ * sid, when sid >= 0)? tasklist_lock held. */
+bool pgrp_exists_locked(int pgid, int sid);
 
 extern struct spinlock tasklist_lock;
 extern struct list all_tasks;

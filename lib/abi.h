@@ -32,10 +32,13 @@
 #define SYS_pipe            42
 #define SYS_brk             45
 #define SYS_ioctl           54
+#define SYS_setpgid         57
 #define SYS_fcntl           55
 #define SYS_umask           60
 #define SYS_dup2            63
 #define SYS_getppid         64
+#define SYS_getpgrp         65
+#define SYS_setsid          66
 #define SYS_setrlimit       75
 #define SYS_getrlimit       76
 #define SYS_symlink         83
@@ -49,9 +52,11 @@
 #define SYS_clone          120
 #define SYS_modify_ldt     123
 #define SYS_mprotect       125
+#define SYS_getpgid        132
 #define SYS_fchdir         133
 #define SYS__llseek        140
 #define SYS_readv          145
+#define SYS_getsid         147
 #define SYS_writev         146
 #define SYS_fdatasync      148
 #define SYS_sched_yield    158
@@ -152,7 +157,9 @@
 #define W_OK 2
 #define R_OK 4
 
-#define FIONREAD 0x541b
+#ifndef FIONREAD
+#define FIONREAD 0x541B          /* also lib/termbits.h */
+#endif
 
 /* file types and permission bits (st_mode) */
 #define S_IFMT   0170000

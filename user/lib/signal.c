@@ -1,0 +1,112 @@
+/* user/lib/signal.c - the POSIX signal functions over rt_sigaction and
+ * rt_sigprocmask (abi.md section 7).
+ *
+ * sigaction() always hands the kernel the library's restorer
+ * (__restore_rt, SA_RESTORER), as glibc does: a handler then returns
+ * into rt_sigreturn. signal() has BSD semantics, as glibc's: the handler
+ * stays installed (no SA_RESETHAND) and interrupted calls restart
+ * (SA_RESTART). */
+#include "signal.h"
+#include "errno.h"
+#include "unistd.h"
+#include "raw.h"
+
+static bool bad_signal(int sig)
+{
+	return sig < 1 || sig > NSIG;
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	struct k_sigaction k, ok;
+	long r;
+
+	if (act) {
+		k.handler = (void *)act->sa_handler;
+		k.flags = (unsigned long)act->sa_flags | SA_RESTORER;
+		k.restorer = (void *)__restore_rt;
+		k.mask[0] = act->sa_mask.__bits[0];
+		k.mask[1] = act->sa_mask.__bits[1];
+	}
+	r = raw_rt_sigaction(sig, act ? &k : NULL, oact ? &ok : NULL, SIGSET_SIZE);
+	if (r < 0)
+		return __syscall_ret(r);
+	if (oact) {
+		oact->sa_handler = (void (*)(int))ok.handler;
+		oact->sa_flags = (int)ok.flags;
+		oact->sa_restorer = (void (*)(void))ok.restorer;
+		oact->sa_mask.__bits[0] = ok.mask[0];
+		oact->sa_mask.__bits[1] = ok.mask[1];
+	}
+	return 0;
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction sa = { .sa_flags = SA_RESTART }, old = { 0 };
+
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+int raise(int sig)
+{
+	return __syscall_ret(raw_tgkill(raw_getpid(), raw_gettid(), sig));
+}
+
+int sigemptyset(sigset_t *set)
+{
+	set->__bits[0] = set->__bits[1] = 0;
+	return 0;
+}
+
+int sigfillset(sigset_t *set)
+{
+	set->__bits[0] = set->__bits[1] = ~0ul;
+	return 0;
+}
+
+int sigaddset(sigset_t *set, int sig)
+{
+	if (bad_signal(sig)) {
+		errno = EINVAL;
+		return -1;
+	}
+	set->__bits[(sig - 1) / 32] |= 1ul << ((sig - 1) % 32);
+	return 0;
+}
+
+int sigdelset(sigset_t *set, int sig)
+{
+	if (bad_signal(sig)) {
+		errno = EINVAL;
+		return -1;
+	}
+	set->__bits[(sig - 1) / 32] &= ~(1ul << ((sig - 1) % 32));
+	return 0;
+}
+
+int sigismember(const sigset_t *set, int sig)
+{
+	if (bad_signal(sig)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return (set->__bits[(sig - 1) / 32] >> ((sig - 1) % 32)) & 1;
+}
+
+int sigprocmask(int how, const sigset_t *set, sigset_t *oset)
+{
+	return __syscall_ret(raw_rt_sigprocmask(how, set, oset, SIGSET_SIZE));
+}
+
+/* POSIX: the error number is returned, errno is left alone. */
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
+{
+	long r = raw_rt_sigprocmask(how, set, oset, SIGSET_SIZE);
+
+	return r < 0 ? (int)-r : 0;
+}
