@@ -16,6 +16,12 @@ Runs, in order, and prints one line per test, `PASS name` or
   smpN/shell.session, smpN/shell.eof, smpN/shell.files
                /bin/sh (run by /bin/init) driven through the console: a
                script of commands and their output; Ctrl-D ends it
+  smpN/shell.intr
+               Ctrl-C and Ctrl-\ typed while `sleep 100` runs: the command
+               dies, the shell lives (job control, docs/terminal.md)
+  smpN/console.tty_raw, smpN/t_tty.typed_*
+               /bin/t_tty -- raw reading typed bytes in raw mode (VMIN,
+               VTIME, no ISIG) and canonical mode without echo
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/bin/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`
@@ -31,6 +37,7 @@ whose name contains PATTERN; -j N boots N machines at once.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
+tests/console_tty.py (Ctrl-C at the shell, raw-mode reads),
 tests/loaders.py (GRUB, Bochs, GDB); this file, the unit tests, the
 in-kernel groups, the user test programs and main.
 """
@@ -45,6 +52,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_SMP, LINE_RE, Results,
                      collect_lines, qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_session, tty_typeahead
+from console_tty import shell_intr, tty_raw
 from loaders import bochs, gdb_session, grub_qemu
 
 # ---------------------------------------------------------------- unit
@@ -243,6 +251,10 @@ def main():
             jobs.append((shell_eof, (smp,)))
         if wanted("smp%d/shell.files" % smp):
             jobs.append((shell_files, (smp,)))
+        if wanted("smp%d/shell.intr" % smp):
+            jobs.append((shell_intr, (smp,)))
+        if wanted("smp%d/console.tty_raw" % smp) or wanted("smp%d/t_tty." % smp):
+            jobs.append((tty_raw, (smp,)))
         for t in user_tests:
             # -k smp1/t_fork.exit_status runs all of smp1/t_fork.
             name = "smp%d/%s" % (smp, t)
