@@ -401,6 +401,7 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	tls_clear_all(&t->thread);
 	load_TLS(&t->thread, this_cpu());
 	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
+	t->sas_ss_sp = t->sas_ss_size = 0;      /* execve drops the sigaltstack */
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
 	/* /proc/PID/exe readers look under tasklist_lock. */
 	flags = spin_lock_irqsave(&tasklist_lock);

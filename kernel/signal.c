@@ -503,13 +503,13 @@ static int lowest_signal(uint64_t set)
  * (do_group_exit sends it to every other thread) no handler should run
  * before it. Then, as Linux's dequeue_signal, the task's own set before
  * the group's, lowest number first. sighand->lock held. */
-static int dequeue_signal_locked(struct task *t, struct sighand *sh, struct ksiginfo *info)
+static int dequeue_signal_locked(struct task *t, struct sighand *sh,
+				 uint64_t allowed, struct ksiginfo *info)
 {
 	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
-	uint64_t allowed = ~t->blocked;
 
 	for (int i = 0; i < 2; i++) {
-		if (sets[i]->signals & SIGMASK(SIGKILL)) {
+		if (sets[i]->signals & allowed & SIGMASK(SIGKILL)) {
 			sigpending_collect(sets[i], SIGKILL, info);
 			return SIGKILL;
 		}
@@ -541,20 +541,25 @@ void do_signal(struct trapframe *tf)
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	sti();
 	flags = spin_lock_irqsave(&sh->lock);
-	sig = dequeue_signal_locked(t, sh, &info);
+	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
+	/* After rt_sigsuspend the frame saves the mask from before it. */
+	oldmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
+	t->restore_sigmask = false;
 	if (!sig) {
 		/* Another thread took the group's signal first. */
+		t->blocked = oldmask & ~SIG_UNBLOCKABLE;
 		spin_unlock_irqrestore(&sh->lock, flags);
 		return;
 	}
 	ka = sh->action[sig - 1];
 	if (ka.handler != SIG_DFL && ka.handler != SIG_IGN && (ka.flags & SA_RESETHAND))
 		sh->action[sig - 1].handler = SIG_DFL;      /* SA_ONESHOT */
-	oldmask = t->blocked;
 	spin_unlock_irqrestore(&sh->lock, flags);
 
-	if (action_ignores(&ka, sig))
+	if (action_ignores(&ka, sig)) {
+		signal_set_blocked(oldmask);
 		return;
+	}
 	if (ka.handler == SIG_DFL) {
 		/* The wait status of a task killed by a signal is the signal
 		 * number (abi.md section 3; no core dump bit). */
@@ -573,4 +578,18 @@ void do_signal(struct trapframe *tf)
 	if (!(ka.flags & SA_NODEFER))
 		mask |= SIGMASK(sig);
 	signal_set_blocked(t->blocked | mask);
+}
+
+int signal_dequeue(uint64_t set, struct ksiginfo *info)
+{
+	struct sighand *sh = current->sighand;
+	uint32_t flags;
+	int sig;
+
+	if (!sh)
+		return 0;
+	flags = spin_lock_irqsave(&sh->lock);
+	sig = dequeue_signal_locked(current, sh, set, info);
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return sig;
 }

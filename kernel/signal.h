@@ -142,6 +142,16 @@ bool signal_pending(struct task *t);        /* deliverable now */
 void do_signal(struct trapframe *tf);
 /* current's mask becomes mask (minus SIGKILL and SIGSTOP). */
 void signal_set_blocked(uint64_t mask);
+/* Takes a pending signal of set (the task's own first, lowest number
+ * first) off current's pending sets, for rt_sigtimedwait; 0 if none. */
+int signal_dequeue(uint64_t set, struct ksiginfo *info);
+/* The frame's top for a signal with these sa_flags, interrupted at esp:
+ * the alternate stack's top under SA_ONSTACK when one is set and not in
+ * use, else esp (kernel/signal_stack.c). */
+uint32_t sigaltstack_frame_top(uint32_t esp, unsigned long sa_flags);
+/* The frame's uc_stack: the alternate stack as it is, and whether esp
+ * is on it (SS_ONSTACK) (Linux's __save_altstack). */
+void sigaltstack_save(uint32_t *sp, int *flags, uint32_t *size, uint32_t esp);
 
 /* struct k_sigaction's mask as one set, and back. */
 static inline uint64_t sigaction_mask(const struct k_sigaction *ka)

@@ -94,13 +94,14 @@ SYSCALL(SYS_rt_sigprocmask, rt_sigprocmask)
 	return 0;
 }
 
-/* kill(pid > 0): the group of task `pid` (any of its
+/* kill(pid > 0) (pid 0: the caller's own, for a kernel task, which is
+ * in no process group): the group of task `pid` (any of its
  * threads' ids names it, as on Linux). sig 0 only checks that it is
  * there. A zombie is there (Linux answers 0 and sends nothing). */
 static long kill_group(int pid, const struct ksiginfo *info)
 {
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = task_find(pid);
+	struct task *t = pid ? task_find(pid) : current;
 	long err = 0;
 
 	if (!t || t->state == TASK_DEAD)
@@ -175,7 +176,7 @@ SYSCALL(SYS_kill, kill)
 	if (pid > 0)
 		return kill_group(pid, &info);
 	if (pid == 0)
-		return kill_many(current->pgid, &info);
+		return current->pgid ? kill_many(current->pgid, &info) : kill_group(0, &info);
 	if (pid == -1)
 		return kill_many(0, &info);
 	if (pid == -2147483647 - 1) /* -pid would overflow: Linux says ESRCH */

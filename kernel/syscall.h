@@ -19,7 +19,7 @@
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
-#define NR_SYSCALLS 384         /* the table's size (vectors.S reads it too) */
+#define NR_SYSCALLS 451         /* the table's size (vectors.S reads it too) */
 #define SYSCALL_NARGS 6
 
 #ifndef __ASSEMBLER__

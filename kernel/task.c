@@ -89,6 +89,7 @@ struct task *task_alloc(void)
 void task_free(struct task *t)
 {
 	ASSERT(t != current);
+	itimer_cancel(t);
 	if (t->ti->magic != THREAD_INFO_MAGIC)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
 	objcache_free(&kstack_cache, t->ti);

@@ -90,6 +90,17 @@ struct task {
 	/* signals (kernel/signal.c) */
 	struct sigpending pending;      /* for this task (tgkill, faults) */
 	uint64_t blocked;               /* the signal mask */
+	/* rt_sigsuspend's mask is in force until a signal is handled; the
+	 * frame then saves this one, the caller's (Linux's saved_sigmask,
+	 * TIF_RESTORE_SIGMASK). kernel/signal_wait.c */
+	uint64_t saved_sigmask;
+	bool restore_sigmask;
+	/* ITIMER_REAL (kernel/itimer.c), in the group leader: the expiry
+	 * (clock_ns; 0 = disarmed, then off the list) and the interval */
+	uint64_t it_real_expires, it_real_interval;
+	struct list it_link;
+	/* sigaltstack (kernel/signal_stack.c): 0 size = none */
+	uint32_t sas_ss_sp, sas_ss_size;
 
 	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2):
 	 * 0 is written here when this task releases its address space */
@@ -127,6 +138,11 @@ struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
 /* kernel/pgrp.c: does a live process of group pgid exist (in session
  * sid, when sid >= 0)? tasklist_lock held. */
 bool pgrp_exists_locked(int pgid, int sid);
+
+/* kernel/itimer.c: SIGALRMs due (from the tick); a leader's timer
+ * stopped before its task is freed. */
+void itimers_run(void);
+void itimer_cancel(struct task *t);
 
 extern struct spinlock tasklist_lock;
 extern struct list all_tasks;

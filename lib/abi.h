@@ -23,6 +23,8 @@
 #define SYS_chmod           15
 #define SYS_lseek           19
 #define SYS_getpid          20
+#define SYS_alarm           27
+#define SYS_pause           29
 #define SYS_access          33
 #define SYS_kill            37
 #define SYS_rename          38
@@ -47,6 +49,8 @@
 #define SYS_truncate        92
 #define SYS_ftruncate       93
 #define SYS_fchmod          94
+#define SYS_setitimer      104
+#define SYS_getitimer      105
 #define SYS_wait4          114
 #define SYS_fsync          118
 #define SYS_clone          120
@@ -64,9 +68,13 @@
 #define SYS_rt_sigreturn   173
 #define SYS_rt_sigaction   174
 #define SYS_rt_sigprocmask 175
+#define SYS_rt_sigpending  176
+#define SYS_rt_sigtimedwait 177
+#define SYS_rt_sigsuspend  179
 #define SYS_pread64        180
 #define SYS_pwrite64       181
 #define SYS_getcwd         183
+#define SYS_sigaltstack    186
 #define SYS_sendfile       187
 #define SYS_ugetrlimit     191
 #define SYS_mmap2          192
@@ -98,6 +106,7 @@
 #define SYS_pipe2          331
 #define SYS_prlimit64      340
 #define SYS_statx          383
+#define SYS_rt_sigtimedwait_time64 421
 
 /* ---- clone flags (abi.md section 4; the seed's four are at the end) ---- */
 #define CSIGNAL          0x000000ff /* signal sent to the parent at exit */
@@ -351,6 +360,13 @@ struct timespec {
 
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
+#define SA_ONSTACK   0x08000000 /* the frame on the sigaltstack */
+
+/* sigaltstack: i386's stack_t is {ss_sp, ss_flags, ss_size} */
+#define SS_ONSTACK   1          /* running on it (what the kernel says) */
+#define SS_DISABLE   2
+#define MINSIGSTKSZ  2048
+#define SIGSTKSZ     8192
 
 /* siginfo si_code values (Linux's asm-generic/siginfo.h): who sent a
  * signal, or what fault or child event it reports. */

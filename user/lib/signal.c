@@ -10,6 +10,8 @@
 #include "errno.h"
 #include "unistd.h"
 #include "raw.h"
+#include "time.h"
+#include "sys/time.h"
 
 static bool bad_signal(int sig)
 {
@@ -109,4 +111,72 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 	long r = raw_rt_sigprocmask(how, set, oset, SIGSET_SIZE);
 
 	return r < 0 ? (int)-r : 0;
+}
+
+int killpg(pid_t pgrp, int sig)
+{
+	if (pgrp <= 1) {        /* 0 and 1 would name other things */
+		errno = EINVAL;
+		return -1;
+	}
+	return __syscall_ret(raw_kill(-pgrp, sig));
+}
+
+int sigaltstack(const stack_t *ss, stack_t *old)
+{
+	return __syscall_ret(RAW2(SYS_sigaltstack, ss, old));
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	return __syscall_ret(RAW2(SYS_rt_sigsuspend, mask, SIGSET_SIZE));
+}
+
+int sigpending(sigset_t *set)
+{
+	return __syscall_ret(RAW2(SYS_rt_sigpending, set, SIGSET_SIZE));
+}
+
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	return __syscall_ret(RAW4(SYS_rt_sigtimedwait, set, info, timeout, SIGSET_SIZE));
+}
+
+int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	return sigtimedwait(set, info, NULL);
+}
+
+/* POSIX: the error number is returned; EINTR is retried, as glibc. */
+int sigwait(const sigset_t *set, int *sig)
+{
+	long r;
+
+	do
+		r = RAW4(SYS_rt_sigtimedwait, set, NULL, NULL, SIGSET_SIZE);
+	while (r == -EINTR);
+	if (r < 0)
+		return (int)-r;
+	*sig = (int)r;
+	return 0;
+}
+
+int pause(void)
+{
+	return __syscall_ret(RAW0(SYS_pause));
+}
+
+unsigned int alarm(unsigned int seconds)
+{
+	return (unsigned int)RAW1(SYS_alarm, seconds);
+}
+
+int setitimer(int which, const struct itimerval *value, struct itimerval *old)
+{
+	return __syscall_ret(RAW3(SYS_setitimer, which, value, old));
+}
+
+int getitimer(int which, struct itimerval *value)
+{
+	return __syscall_ret(RAW2(SYS_getitimer, which, value));
 }

@@ -28,7 +28,6 @@
 void __restore_rt(void);
 
 #define SA_NOCLDSTOP 0x00000001
-#define SA_ONSTACK   0x08000000
 #define SA_RESTART   0x10000000
 #define SIG_ERR ((void (*)(int))-1)
 
@@ -91,7 +90,23 @@ struct sigaction {
 #define sa_handler   __sa.__sa_handler
 #define sa_sigaction __sa.__sa_sigaction
 
+/* sigaltstack: SS_ONSTACK, SS_DISABLE, MINSIGSTKSZ, SIGSTKSZ are lib/abi.h's */
+typedef struct {
+	void *ss_sp;
+	int ss_flags;
+	size_t ss_size;
+} stack_t;
+
+struct timespec;
+
 int kill(pid_t pid, int sig);
+int killpg(pid_t pgrp, int sig);
+int sigaltstack(const stack_t *ss, stack_t *old);
+int sigsuspend(const sigset_t *mask);
+int sigpending(sigset_t *set);
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout);
+int sigwaitinfo(const sigset_t *set, siginfo_t *info);
+int sigwait(const sigset_t *set, int *sig);
 int tgkill(pid_t tgid, pid_t tid, int sig);
 int raise(int sig);
 int sigaction(int sig, const struct sigaction *act, struct sigaction *oact);

@@ -58,4 +58,8 @@ pid_t tcgetpgrp(int fd);
 int tcsetpgrp(int fd, pid_t pgrp);
 int isatty(int fd);
 
+/* signals and timers (signal.c) */
+int pause(void);
+unsigned int alarm(unsigned int seconds);
+
 #endif
