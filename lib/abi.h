@@ -379,6 +379,8 @@ struct timespec {
 #define SEGV_ACCERR  2          /* SIGSEGV: mapped, access not allowed */
 #define BUS_ADRALN   1          /* SIGBUS: misaligned address (#AC) */
 #define TRAP_BRKPT   1          /* SIGTRAP: breakpoint (#DB) */
+#define TRAP_TRACE   2          /* SIGTRAP: single step (#DB, DR6.BS) */
+#define TRAP_HWBKPT  4          /* SIGTRAP: debug-register breakpoint */
 #define CLD_EXITED   1          /* SIGCHLD: the child called exit */
 #define CLD_KILLED   2          /* SIGCHLD: a signal killed it */
 
