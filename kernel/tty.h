@@ -1,5 +1,6 @@
-/* kernel/tty.h - the console as processes read it: a canonical ("cooked")
- * line discipline, as a Unix tty with ICANON and ECHO set.
+/* kernel/tty.h - the console as processes read it: a line discipline
+ * with Linux's termios modes, canonical ("cooked") by default, and the
+ * console tty around it (docs/terminal.md).
  *
  * Typed characters are echoed and collected into a line that can still
  * be edited: VERASE (backspace or DEL) erases a character, VKILL (Ctrl-U)

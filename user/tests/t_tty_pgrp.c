@@ -216,6 +216,25 @@ TEST(kill_process_group)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* wait4(-pgid) and wait4(0): children of that group only. */
+TEST(wait_for_a_group)
+{
+	long a = spawn_sleeper(), b = spawn_sleeper();
+	int st = -1;
+
+	EXPECT(a > 0 && b > 0, "fork");
+	EXPECT_EQ(raw_setpgid(a, a), 0);
+	EXPECT_EQ(raw_wait4(-a, &st, WNOHANG, NULL), 0);        /* a runs */
+	raw_kill(b, SIGKILL);
+	nap_ms(50);
+	EXPECT_EQ(raw_wait4(-a, &st, WNOHANG, NULL), 0);        /* b is not in it */
+	EXPECT_EQ(raw_wait4(0, &st, 0, NULL), b);               /* b is in ours, a is not */
+	raw_kill(a, SIGKILL);
+	EXPECT_EQ(raw_wait4(-a, &st, 0, NULL), a);
+	EXPECT_EQ(raw_wait4(-99999, &st, 0, NULL), -ECHILD);
+	EXPECT_EQ(raw_wait4(-2147483647 - 1, &st, 0, NULL), -ESRCH);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "pgid") == 0)
@@ -228,5 +247,6 @@ int main(int argc, char **argv)
 	RUN(tiocspgrp);
 	RUN(background_read_eio);
 	RUN(kill_process_group);
+	RUN(wait_for_a_group);
 	return t_exit_code();
 }
