@@ -142,6 +142,13 @@ bool signal_pending(struct task *t);        /* deliverable now */
 void do_signal(struct trapframe *tf);
 /* current's mask becomes mask (minus SIGKILL and SIGSTOP). */
 void signal_set_blocked(uint64_t mask);
+/* Takes sig (pending in set) off set, with its siginfo (signal.c). */
+void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info);
+/* Takes the next signal of allowed off t's pending sets, with its
+ * siginfo, or returns 0 (signal_wait.c; do_signal's, with ~blocked).
+ * sighand->lock held. */
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+			  uint64_t allowed, struct ksiginfo *info);
 /* Takes a pending signal of set (the task's own first, lowest number
  * first) off current's pending sets, for rt_sigtimedwait; 0 if none. */
 int signal_dequeue(uint64_t set, struct ksiginfo *info);

@@ -19,6 +19,58 @@
 
 #define NSEC_PER_SEC 1000000000ll
 
+/* ---- taking pending signals (do_signal and rt_sigtimedwait) ---- */
+
+/* The lowest-numbered signal of a non-empty set (bit sig-1), one 32-bit
+ * half at a time: no libgcc call for a 64-bit count. */
+static int lowest_signal(uint64_t set)
+{
+	uint32_t lo = (uint32_t)set;
+
+	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
+}
+
+/* Takes the next signal to deliver off its set, with its siginfo, or
+ * returns 0. SIGKILL first: when a group is being torn down
+ * (do_group_exit sends it to every other thread) no handler should run
+ * before it. Then, as Linux's dequeue_signal, the task's own set before
+ * the group's, lowest number first. sighand->lock held. */
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+				 uint64_t allowed, struct ksiginfo *info)
+{
+	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
+
+	for (int i = 0; i < 2; i++) {
+		if (sets[i]->signals & allowed & SIGMASK(SIGKILL)) {
+			sigpending_collect(sets[i], SIGKILL, info);
+			return SIGKILL;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		uint64_t ready = sets[i]->signals & allowed;
+		if (ready) {
+			int sig = lowest_signal(ready);
+			sigpending_collect(sets[i], sig, info);
+			return sig;
+		}
+	}
+	return 0;
+}
+
+int signal_dequeue(uint64_t set, struct ksiginfo *info)
+{
+	struct sighand *sh = current->sighand;
+	uint32_t flags;
+	int sig;
+
+	if (!sh)
+		return 0;
+	flags = spin_lock_irqsave(&sh->lock);
+	sig = dequeue_signal_locked(current, sh, set, info);
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return sig;
+}
+
 /* rt_sigpending(set, sigsetsize): the blocked signals pending for the
  * thread or its process. As Linux, a size up to 8 is allowed and that
  * many bytes are written. */
