@@ -84,6 +84,7 @@ unsigned inode_dtype(const struct inode *i)
  * under itself. */
 bool inode_is_ancestor(struct inode *a, struct inode *d)
 {
+	fs_lock_assert_held();
 	for (;;) {
 		if (d == a)
 			return true;

@@ -22,6 +22,7 @@ static struct dir_entry *find(struct inode *dir, const char *name, size_t len)
 {
 	struct list *pos;
 
+	fs_lock_assert_held();
 	list_for_each(pos, &dir->u.dir.entries) {
 		struct dir_entry *e = list_entry(pos, struct dir_entry, link);
 		if (e->len == len && memcmp(e->name, name, len) == 0)
@@ -46,6 +47,7 @@ static struct dir_entry *entry_new(const char *name, size_t len)
  * fs_lock held. */
 static void link_entry(struct inode *dir, struct dir_entry *e, struct inode *inode)
 {
+	fs_lock_assert_held();
 	e->inode = inode;
 	e->pos = dir->u.dir.next_pos++;
 	list_add_tail(&e->link, &dir->u.dir.entries);
@@ -61,6 +63,7 @@ static struct inode *unlink_entry(struct inode *dir, struct dir_entry *e)
 {
 	struct inode *inode = e->inode;
 
+	fs_lock_assert_held();
 	list_del(&e->link);
 	if (S_ISDIR(inode->mode)) {
 		dir->nlink--;

@@ -33,6 +33,7 @@
 #include "lib/abi.h"
 #include "arch/i386/spinlock.h"
 #include "kernel/mutex.h"
+#include "kernel/panic.h"
 
 #define PATH_MAX 4096           /* a path with its NUL (Linux's) */
 #define SYMLOOP_MAX 40          /* symbolic links followed per lookup */
@@ -170,6 +171,9 @@ struct exe_link {
 
 extern struct spinlock fs_lock;
 extern struct inode *fs_root;
+/* Backs the "fs_lock held" comments: held, by this CPU. */
+#define fs_lock_assert_held() \
+	ASSERT(fs_lock.locked && fs_lock.owner_cpu == current_thread_info()->cpu)
 
 /* ---- inodes (kernel/fs/inode.c) ---- */
 struct inode *inode_new(uint32_t dev, uint32_t mode, const struct inode_ops *iop,

@@ -1,5 +1,6 @@
 /* user/tests/t_files.c - files and descriptors (abi.md section 3): open,
- * read and close of initrd files, offsets and EOF, the lowest free
+ * read and close of the initrd's files (unpacked into the RAM file
+ * system; t_fs_*.c test writing, directories, pipes), offsets and EOF, the lowest free
  * descriptor, descriptors shared by fork, writev to the console, and the
  * error paths: -ENOENT, -EBADF, -EMFILE, -EINVAL, -ENAMETOOLONG. Booted
  * as init. */

@@ -342,6 +342,84 @@ TEST(exec_through_proc_self_exe)
 	EXPECT_STATUS(st, EXITED(42));
 }
 
+/* Four processes at once in one directory (at -smp 4 and 8, on four
+ * CPUs): create, write, rename over each other's names, list, unlink,
+ * mkdir and rmdir. Afterwards the directory is empty and every frame the
+ * files took is back. */
+static int churn(long id)
+{
+	char a[48], b[48], d[48], buf[512] __attribute__((aligned(8)));
+
+	for (int i = 0; i < 150; i++) {
+		snprintf(a, sizeof(a), D "/churn/a%ld_%d", id, i % 5);
+		snprintf(b, sizeof(b), D "/churn/b%d", i % 3);          /* shared names */
+		snprintf(d, sizeof(d), D "/churn/d%ld", id);
+		if (put_file(a, "some bytes for the page") != 0)
+			return 1;
+		long r = raw_rename(a, b);
+		if (r != 0 && r != -ENOENT)
+			return 2;
+		long fd = raw_open(D "/churn", O_RDONLY | O_DIRECTORY);
+		if (fd < 0 || raw_getdents64(fd, buf, sizeof(buf)) <= 0)
+			return 3;
+		raw_close(fd);
+		r = raw_unlink(b);
+		if (r != 0 && r != -ENOENT)
+			return 4;
+		if (raw_mkdir(d, 0755) != 0 || raw_rmdir(d) != 0)
+			return 5;
+	}
+	return 0;
+}
+
+static int nothing(long arg)
+{
+	return (int)arg;
+}
+
+static long frames_free(void)
+{
+	static char buf[4096];
+	char *p;
+
+	if (get_file("/proc/kstat", buf, sizeof(buf)) < 0 || !(p = strstr(buf, "frames_free ")))
+		return -1;
+	return strtol(p + 12, NULL, 10);
+}
+
+TEST(four_processes_in_one_directory)
+{
+	long pids[4], before;
+	int st;
+
+	EXPECT_EQ(raw_mkdir(D "/churn", 0755), 0);
+	/* Four children first, so that the task cache and the slabs
+	 * already hold what four more will take (only the files count). */
+	for (long i = 0; i < 4; i++)
+		pids[i] = raw_fork() == 0 ? (raw_exit_group(0), 0) : 0;
+	for (int i = 0; i < 4; i++)
+		raw_wait4(-1, &st, 0, NULL);
+	EXPECT_STATUS(child_status(nothing, 0), EXITED(0));
+	before = frames_free();
+	for (long i = 0; i < 4; i++) {
+		pids[i] = raw_fork();
+		if (pids[i] == 0)
+			for (;;)
+				raw_exit_group(churn(i));
+	}
+	for (int i = 0; i < 4; i++) {
+		EXPECT_EQ(raw_wait4(pids[i], &st, 0, NULL), pids[i]);
+		EXPECT_STATUS(st, EXITED(0));
+	}
+	for (int i = 0; i < 3; i++) {
+		char b[48];
+		snprintf(b, sizeof(b), D "/churn/b%d", i);
+		raw_unlink(b);                  /* a last writer's file may stay */
+	}
+	EXPECT_EQ(raw_rmdir(D "/churn"), 0);            /* empty */
+	EXPECT_EQ(frames_free(), before);
+}
+
 TEST(cleanup)
 {
 	EXPECT_EQ(raw_unlink(D "/file"), 0);
@@ -363,6 +441,7 @@ int main(int argc, char **argv)
 	RUN(access_umask_chmod);
 	RUN(proc_as_directories);
 	RUN(exec_through_proc_self_exe);
+	RUN(four_processes_in_one_directory);
 	RUN(cleanup);
 	return t_exit_code();
 }
