@@ -186,8 +186,10 @@ bool ldisc_input(struct ldisc *l, unsigned char c)
 			echo(l, "\n", 1);
 		return false;
 	}
-	if (c < ' ' && c != '\t')
-		return false;           /* other control characters: dropped */
+	/* other control characters are dropped; a CR that was not
+	 * translated (ICRNL off) is kept, as on Linux */
+	if (c < ' ' && c != '\t' && c != '\r')
+		return false;
 	if (l->e - l->r >= TTY_BUF_SIZE - 1)
 		return false;           /* full: only a line end still fits */
 	put(l, (char)c);
