@@ -10,6 +10,7 @@
 #include "errno.h"
 #include "unistd.h"
 #include "raw.h"
+#include "pthread_impl.h"
 #include "time.h"
 #include "sys/time.h"
 
@@ -110,6 +111,18 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 {
 	long r = raw_rt_sigprocmask(how, set, oset, SIGSET_SIZE);
 
+	return r < 0 ? (int)-r : 0;
+}
+
+/* tgkill to the thread: the error number (ESRCH once it has finished),
+ * errno untouched. */
+int pthread_kill(pthread_t thread, int sig)
+{
+	long r;
+
+	if (thread->done == 1)
+		return ESRCH;
+	r = raw_tgkill(raw_getpid(), thread->tid, sig);
 	return r < 0 ? (int)-r : 0;
 }
 

@@ -118,5 +118,7 @@ int sigdelset(sigset_t *set, int sig);
 int sigismember(const sigset_t *set, int sig);
 int sigprocmask(int how, const sigset_t *set, sigset_t *oset);
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset);
+struct pthread;                 /* pthread_t is struct pthread * (pthread.h) */
+int pthread_kill(struct pthread *thread, int sig);
 
 #endif

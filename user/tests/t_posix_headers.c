@@ -25,8 +25,37 @@ TEST(pthread_h_makes_sched_h_visible)
 	EXPECT(ret == (void *)42, "join gave %p", ret);
 }
 
+static volatile int got_usr1;
+static volatile pid_t usr1_tid;
+static void on_usr1(int sig) { (void)sig; got_usr1++; usr1_tid = raw_gettid(); }
+static volatile int stop;
+static void *spinner(void *arg) { while (!stop) sched_yield(); return arg; }
+
+/* <signal.h> declares pthread_kill and pthread_sigmask (POSIX puts them
+ * there); pthread_kill reaches the one thread named. */
+#include "signal.h"
+TEST(pthread_kill_one_thread)
+{
+	pthread_t th;
+	sigset_t none;
+
+	sigemptyset(&none);
+	EXPECT_EQ(pthread_sigmask(SIG_SETMASK, &none, NULL), 0);
+	EXPECT(signal(SIGUSR1, on_usr1) != SIG_ERR, "signal");
+	EXPECT_EQ(pthread_create(&th, NULL, spinner, NULL), 0);
+	EXPECT_EQ(pthread_kill(th, SIGUSR1), 0);
+	while (!got_usr1)
+		sched_yield();
+	EXPECT(usr1_tid != raw_gettid(), "the main thread took it");
+	EXPECT_EQ(pthread_kill(th, 99), EINVAL);
+	stop = 1;
+	EXPECT_EQ(pthread_join(th, NULL), 0);
+	EXPECT_EQ(pthread_sigmask(7, &none, NULL), EINVAL);
+}
+
 int main(void)
 {
 	RUN(pthread_h_makes_sched_h_visible);
+	RUN(pthread_kill_one_thread);
 	return t_exit_code();
 }
