@@ -306,6 +306,7 @@ static void take_over_leader_locked(struct task *t, struct task *leader)
 	 * execution domain"); Spindle keeps a process's exit signal across
 	 * execve, so the process keeps the one it had: the leader's. */
 	t->exit_signal = leader->exit_signal;
+	itimer_move_locked(leader, t);  /* the process's alarm goes on */
 	t->group_leader = t;
 	leader->group_leader = t;
 	leader->state = TASK_DEAD;      /* EXIT_DEAD: no wait4 can take it */

@@ -5,7 +5,8 @@
  *
  * The timer is the process's: it lives in its group leader's task (the
  * leader's struct outlives every thread of the group) and is kept by
- * execve, as POSIX says of alarm. Armed timers are on itimer_list, which
+ * execve, as POSIX says of alarm (a thread that execs and becomes the
+ * leader takes it over: itimer_move_locked). Armed timers are on itimer_list, which
  * the clock tick scans (itimers_run, from timers_run). Resolution is the
  * tick (10 ms); an expiry is never early. ITIMER_VIRTUAL and ITIMER_PROF
  * (CPU time) are -EINVAL: Spindle does not account CPU time per process.
@@ -67,6 +68,19 @@ void itimer_cancel(struct task *t)
 		list_del(&t->it_link);
 	t->it_real_expires = 0;
 	spin_unlock_irqrestore(&itimer_lock, flags);
+}
+
+void itimer_move_locked(struct task *from, struct task *to)
+{
+	spin_lock(&itimer_lock);
+	if (from->it_real_expires) {
+		list_del(&from->it_link);
+		list_add_tail(&to->it_link, &itimer_list);
+	}
+	to->it_real_expires = from->it_real_expires;
+	to->it_real_interval = from->it_real_interval;
+	from->it_real_expires = 0;
+	spin_unlock(&itimer_lock);
 }
 
 static void ns_to_tv(uint64_t ns, int32_t *sec, int32_t *usec)

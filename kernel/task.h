@@ -143,6 +143,9 @@ bool pgrp_exists_locked(int pgid, int sid);
  * stopped before its task is freed. */
 void itimers_run(void);
 void itimer_cancel(struct task *t);
+/* execve in a thread (exec.c): the old leader's timer becomes to's.
+ * tasklist_lock held, interrupts off. */
+void itimer_move_locked(struct task *from, struct task *to);
 
 extern struct spinlock tasklist_lock;
 extern struct list all_tasks;

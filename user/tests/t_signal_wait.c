@@ -304,8 +304,38 @@ TEST(sigaltstack_errors_and_fork)
 	EXPECT_EQ(old.ss_flags, SS_DISABLE);
 }
 
-int main(void)
+/* alarm survives execve (POSIX): the new program, with SIGALRM's
+ * default action, dies of it. fork does not copy it. */
+static int child_alarm_exec(long arg)
 {
+	char *argv[] = { "t_signal_wait", "pause", NULL };
+
+	(void)arg;
+	alarm(1);
+	execve("/bin/t_signal_wait", argv, NULL);
+	return 1;
+}
+
+static int child_no_alarm(long arg)
+{
+	(void)arg;
+	return alarm(0) == 0 ? 0 : 1;
+}
+
+TEST(alarm_kept_by_exec_not_by_fork)
+{
+	EXPECT_EQ(alarm(30), 0);
+	EXPECT_STATUS(child_status(child_no_alarm, 0), EXITED(0));
+	EXPECT_EQ(alarm(0), 30);
+	EXPECT_STATUS(child_status(child_alarm_exec, 0), KILLED(SIGALRM));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "pause") == 0) {
+		for (;;)
+			pause();
+	}
 	RUN(sigset_functions);
 	RUN(sigpending_and_raise);
 	RUN(sigsuspend_restores_mask);
@@ -315,5 +345,6 @@ int main(void)
 	RUN(sigtimedwait);
 	RUN(sigaltstack_onstack);
 	RUN(sigaltstack_errors_and_fork);
+	RUN(alarm_kept_by_exec_not_by_fork);
 	return t_exit_code();
 }
