@@ -105,8 +105,6 @@ void tty_write(const char *s, size_t n);
 long tty_ioctl(unsigned cmd, uint32_t arg);
 /* The console's session and foreground group (kernel/init.c: init's). */
 void tty_set_session(int sid, int pgrp);
-/* A session leader exits (kernel/exit.c): its session loses the console. */
-void tty_session_leader_exit(int sid);
 /* Takes over the console's input from console_getc (the kernel monitor):
  * from now on the COM1 interrupt feeds the line discipline. tty_read
  * calls it; idempotent. */
