@@ -104,6 +104,15 @@ void console_putc(char c)
 	vga_putc(c);
 }
 
+/* Without OPOST/ONLCR (a raw tty): the bytes as they are. */
+void console_write_raw(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uart_putc(s[i]);
+		vga_putc(s[i]);
+	}
+}
+
 void console_write(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -12,7 +12,8 @@
 void console_init(void);            /* UART + VGA, polled output only */
 void console_enable_input(void);    /* after the IDT: the COM1 IRQ */
 void console_putc(char c);
-void console_write(const char *s, size_t n);
+void console_write(const char *s, size_t n);   /* '\n' as CR LF */
+void console_write_raw(const char *s, size_t n);   /* no translation */
 int console_getc(void);             /* blocks; -1 never (no EOF on a UART) */
 int console_trygetc(void);          /* -1 when nothing is buffered */
 void console_flush(void);           /* wait until the UART has sent it all */

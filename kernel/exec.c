@@ -324,6 +324,7 @@ static void take_over_leader_locked(struct task *t, struct task *leader)
 	 * execution domain"); Spindle keeps a process's exit signal across
 	 * execve, so the process keeps the one it had: the leader's. */
 	t->exit_signal = leader->exit_signal;
+	itimer_move_locked(leader, t);  /* the process's alarm goes on */
 	t->group_leader = t;
 	leader->group_leader = t;
 	leader->state = TASK_DEAD;      /* EXIT_DEAD: no wait4 can take it */
@@ -421,6 +422,7 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	/* ... nor FPU state: fninit's, MXCSR 0x1f80 (abi.md section 10). */
 	fpu_exec_reset();
 	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
+	t->sas_ss_sp = t->sas_ss_size = 0;      /* execve drops the sigaltstack */
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
 	/* /proc/PID/exe readers look under tasklist_lock. */
 	flags = spin_lock_irqsave(&tasklist_lock);

@@ -339,6 +339,11 @@ void do_exit(int status)
 		t->sighand = NULL;
 	}
 
+	/* A self-reaping task is gone for good once it parks (and is
+	 * poisoned: task_poison_parked), so its interval timer goes now; a
+	 * thread's is 0 anyway (the group's lives in its leader). */
+	if (self_reap)
+		itimer_cancel(t);
 	/* The end of clone-detached-A1's do_exit: preemption off, then the
 	 * self-reaping task parks itself, then the last schedule(). */
 	cli();

@@ -111,6 +111,12 @@ static int copy_resources(struct task *c, struct task *p, uint32_t flags)
 	exe_link_get(p->exe);
 	c->exe = p->exe;
 	memcpy(c->rlim, p->rlim, sizeof(c->rlim));
+	/* sigaltstack(2): fork keeps the alternate stack; a task sharing
+	 * the address space (CLONE_VM) would share it, so starts with none. */
+	if (!(flags & CL_VM)) {
+		c->sas_ss_sp = p->sas_ss_sp;
+		c->sas_ss_size = p->sas_ss_size;
+	}
 	if (flags & CL_SIGHAND) {
 		c->sighand = p->sighand;
 		__atomic_add_fetch(&c->sighand->refcount, 1, __ATOMIC_SEQ_CST);
@@ -289,6 +295,8 @@ long do_clone(const struct clone_args *a)
 		c->tgid = tid;
 		c->group_leader = c;
 	}
+	c->pgid = p->pgid;              /* under the lock: setpgid may run */
+	c->sid = p->sid;
 	c->parent = p;
 	/* CLONE_PARENT: the process's parent (Linux's real_parent), with
 	 * the exit signal our own process has for it. */

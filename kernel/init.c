@@ -12,6 +12,7 @@
 #include "kernel/printf.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
+#include "kernel/tty.h"
 #include "arch/i386/power.h"
 #include "arch/i386/process.h"
 
@@ -36,6 +37,10 @@ static void init_thread(void *arg)
 	if (!t->files || !t->fs || !t->sighand)
 		panic("init: out of memory");
 	t->exit_signal = SIGCHLD;       /* pid 1 is not self-reaping */
+	/* init leads session 1 and process group 1, and the console is its
+	 * controlling terminal with group 1 in the foreground. */
+	t->pgid = t->sid = t->tgid;
+	tty_set_session(t->sid, t->pgid);
 	err = kernel_execve(c->init, argv, init_envp);
 	if (err < 0) {
 		kprintf("init: cannot run %s (error %d)\n", c->init, -err);

@@ -479,6 +479,7 @@ void timers_run(void)
 			wake_up_task(t);
 	}
 	spin_unlock(&timer_lock);
+	itimers_run();
 }
 
 uint64_t sched_switches(int cpu)

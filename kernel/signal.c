@@ -227,7 +227,7 @@ static void sigpending_save(struct sigpending *set, const struct ksiginfo *info)
 /* Takes sig (pending in set) off, with its siginfo. No slot: Linux's
  * collect_signal answers SI_USER from pid 0 ("we must have been out of
  * queue space"). */
-static void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
+void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->signo = sig;
@@ -298,6 +298,10 @@ bool signal_init_ignores(struct task *t, int sig)
 	bool dfl;
 
 	if (t->tgid != 1 || !sh || sig < 1 || sig > SIG_MAX)
+		return false;
+	/* As Linux's sig_ignored: a blocked signal is never ignored, init's
+	 * included - it may be waiting for it (sigtimedwait, sigsuspend). */
+	if (t->blocked & SIGMASK(sig))
 		return false;
 	flags = spin_lock_irqsave(&sh->lock);
 	dfl = sh->action[sig - 1].handler == SIG_DFL;
@@ -513,42 +517,6 @@ void signal_set_blocked(uint64_t mask)
 	spin_unlock_irqrestore(&t->sighand->lock, flags);
 }
 
-/* The lowest-numbered signal of a non-empty set (bit sig-1), one 32-bit
- * half at a time: no libgcc call for a 64-bit count. */
-static int lowest_signal(uint64_t set)
-{
-	uint32_t lo = (uint32_t)set;
-
-	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
-}
-
-/* Takes the next signal to deliver off its set, with its siginfo, or
- * returns 0. SIGKILL first: when a group is being torn down
- * (do_group_exit sends it to every other thread) no handler should run
- * before it. Then, as Linux's dequeue_signal, the task's own set before
- * the group's, lowest number first. sighand->lock held. */
-static int dequeue_signal_locked(struct task *t, struct sighand *sh, struct ksiginfo *info)
-{
-	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
-	uint64_t allowed = ~t->blocked;
-
-	for (int i = 0; i < 2; i++) {
-		if (sets[i]->signals & SIGMASK(SIGKILL)) {
-			sigpending_collect(sets[i], SIGKILL, info);
-			return SIGKILL;
-		}
-	}
-	for (int i = 0; i < 2; i++) {
-		uint64_t ready = sets[i]->signals & allowed;
-		if (ready) {
-			int sig = lowest_signal(ready);
-			sigpending_collect(sets[i], sig, info);
-			return sig;
-		}
-	}
-	return 0;
-}
-
 /* For the line a fatal fault prints (do_signal). */
 static const char *signal_name(int sig)
 {
@@ -578,20 +546,25 @@ void do_signal(struct trapframe *tf)
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	sti();
 	flags = spin_lock_irqsave(&sh->lock);
-	sig = dequeue_signal_locked(t, sh, &info);
+	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
+	/* After rt_sigsuspend the frame saves the mask from before it. */
+	oldmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
+	t->restore_sigmask = false;
 	if (!sig) {
 		/* Another thread took the group's signal first. */
+		t->blocked = oldmask & ~SIG_UNBLOCKABLE;
 		spin_unlock_irqrestore(&sh->lock, flags);
 		return;
 	}
 	ka = sh->action[sig - 1];
 	if (ka.handler != SIG_DFL && ka.handler != SIG_IGN && (ka.flags & SA_RESETHAND))
 		sh->action[sig - 1].handler = SIG_DFL;      /* SA_ONESHOT */
-	oldmask = t->blocked;
 	spin_unlock_irqrestore(&sh->lock, flags);
 
-	if (action_ignores(&ka, sig))
+	if (action_ignores(&ka, sig)) {
+		signal_set_blocked(oldmask);
 		return;
+	}
 	if (ka.handler == SIG_DFL) {
 		/* A fault that kills is reported, one line, as Linux's
 		 * show_signal_msg does for an unhandled SIGSEGV; tf still

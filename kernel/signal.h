@@ -119,6 +119,9 @@ bool signal_init_ignores(struct task *t, int sig);
  * which carries exit_siginfo(). */
 int send_signal_task(struct task *t, int sig);
 int send_signal_group(struct task *t, int sig);
+/* sig (SI_KERNEL) to every process of process group pgid (the tty's
+ * ^C); takes tasklist_lock. 0, or -ESRCH if the group is empty. */
+long kill_pgrp(int pgid, int sig);
 /* The siginfo of zombie's exit signal (Linux's do_notify_parent):
  * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
 void exit_siginfo(const struct task *zombie, struct ksiginfo *info);
@@ -144,6 +147,23 @@ bool signal_pending(struct task *t);        /* deliverable now */
 void do_signal(struct trapframe *tf);
 /* current's mask becomes mask (minus SIGKILL and SIGSTOP). */
 void signal_set_blocked(uint64_t mask);
+/* Takes sig (pending in set) off set, with its siginfo (signal.c). */
+void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info);
+/* Takes the next signal of allowed off t's pending sets, with its
+ * siginfo, or returns 0 (signal_wait.c; do_signal's, with ~blocked).
+ * sighand->lock held. */
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+			  uint64_t allowed, struct ksiginfo *info);
+/* Takes a pending signal of set (the task's own first, lowest number
+ * first) off current's pending sets, for rt_sigtimedwait; 0 if none. */
+int signal_dequeue(uint64_t set, struct ksiginfo *info);
+/* The frame's top for a signal with these sa_flags, interrupted at esp:
+ * the alternate stack's top under SA_ONSTACK when one is set and not in
+ * use, else esp (kernel/signal_stack.c). */
+uint32_t sigaltstack_frame_top(uint32_t esp, unsigned long sa_flags);
+/* The frame's uc_stack: the alternate stack as it is, and whether esp
+ * is on it (SS_ONSTACK) (Linux's __save_altstack). */
+void sigaltstack_save(uint32_t *sp, int *flags, uint32_t *size, uint32_t esp);
 
 /* struct k_sigaction's mask as one set, and back. */
 static inline uint64_t sigaction_mask(const struct k_sigaction *ka)

@@ -96,7 +96,8 @@ SYSCALL(SYS_rt_sigprocmask, rt_sigprocmask)
 	return 0;
 }
 
-/* kill(pid > 0) and kill(0): the group of task `pid` (any of its
+/* kill(pid > 0) (pid 0: the caller's own, for a kernel task, which is
+ * in no process group): the group of task `pid` (any of its
  * threads' ids names it, as on Linux). sig 0 only checks that it is
  * there. A zombie is there (Linux answers 0 and sends nothing). */
 static long kill_group(int pid, const struct ksiginfo *info)
@@ -127,10 +128,11 @@ static bool group_representative(struct task *t)
 	return true;
 }
 
-/* kill(-1): every process but pid 1 and the caller's own (Linux's
- * kill_something_info); kernel threads, which take no signals, are not
- * counted. -ESRCH if there was nobody. */
-static long kill_all(const struct ksiginfo *info)
+/* kill(-1) (pgid 0): every process but pid 1 and the caller's own
+ * (Linux's kill_something_info); kill(-pgid) and kill(0) (pgid > 0):
+ * every process of the group, the caller's included. Kernel threads,
+ * which take no signals, are not counted. -ESRCH if there was nobody. */
+static long kill_many(int pgid, const struct ksiginfo *info)
 {
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
 	struct list *pos;
@@ -138,21 +140,35 @@ static long kill_all(const struct ksiginfo *info)
 
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
-		if (t->tgid <= 1 || t->tgid == current->tgid || !t->sighand ||
-		    !task_alive(t) || !group_representative(t))
+		if (!t->sighand || !task_alive(t) || !group_representative(t))
+			continue;
+		if (pgid ? t->pgid != pgid :
+			   t->tgid <= 1 || t->tgid == current->tgid)
 			continue;
 		count++;
-		if (info->signo)
+		/* A group signal reaches init only if it has a handler
+		 * (SIGNAL_UNKILLABLE, as for a kill of pid 1 itself). */
+		if (info->signo && !signal_init_ignores(t, info->signo))
 			send_signal_group_info(t, info);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return count ? 0 : -ESRCH;
 }
 
-/* Spindle has no process groups (no setpgid/setsid). kill(0, sig), "my
- * process group", reaches the caller's own process; kill(-pgid, sig)
- * names a group that cannot exist: -ESRCH, as Linux answers for a
- * process group with no members. */
+long kill_pgrp(int pgid, int sig)
+{
+	struct ksiginfo info;
+
+	if (pgid <= 0)
+		return -ESRCH;
+	memset(&info, 0, sizeof(info));
+	info.signo = sig;
+	info.code = SI_KERNEL;      /* as Linux's tty signals (__kill_pgrp_info) */
+	return kill_many(pgid, &info);
+}
+
+/* kill(pid, sig): pid > 0 one process, 0 the caller's process group,
+ * -1 everyone it may signal, < -1 the process group -pid. */
 SYSCALL(SYS_kill, kill)
 {
 	int pid = (int)arg[0], sig = (int)arg[1];
@@ -161,11 +177,15 @@ SYSCALL(SYS_kill, kill)
 	if (!valid_signal(sig))
 		return -EINVAL;
 	sender_siginfo(sig, SI_USER, &info);
-	if (pid >= 0)
+	if (pid > 0)
 		return kill_group(pid, &info);
+	if (pid == 0)
+		return current->pgid ? kill_many(current->pgid, &info) : kill_group(0, &info);
 	if (pid == -1)
-		return kill_all(&info);
-	return -ESRCH;
+		return kill_many(0, &info);
+	if (pid == -2147483647 - 1) /* -pid would overflow: Linux says ESRCH */
+		return -ESRCH;
+	return kill_many(-pid, &info);
 }
 
 /* tgkill(tgid, tid, sig): one thread, which must be in group tgid (so a

@@ -92,6 +92,7 @@ struct task *task_alloc(void)
 void task_free(struct task *t)
 {
 	ASSERT(t != current);
+	itimer_cancel(t);
 	if (t->ti->magic != THREAD_INFO_MAGIC)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
 	fpu_release(t);                 /* a child abandoned by clone */

@@ -63,6 +63,12 @@ struct task {
 	struct list timer_link;         /* on the sleep-timer list */
 
 	/* resources */
+	/* Before files: task_poison_parked leaves it, so task_free can
+	 * still look (itimer_cancel; do_exit cancelled it already).
+	 * ITIMER_REAL (kernel/itimer.c), in the group leader: the expiry
+	 * (clock_ns; 0 = disarmed, then off the list) and the interval */
+	uint64_t it_real_expires, it_real_interval;
+	struct list it_link;
 	struct mm *mm;                  /* NULL for kernel threads */
 	struct files *files;
 	struct fs_struct *fs;           /* cwd, umask (CLONE_FS shares it) */
@@ -79,6 +85,11 @@ struct task {
 	struct task *group_leader;      /* the task whose tid == tgid */
 	struct list thread_group;       /* all tasks of the group, circular */
 	struct list all_link;           /* on the global task list */
+	/* job control (kernel/pgrp.c): the process's process group and
+	 * session, the same in every thread of the group; 0 for kernel
+	 * threads. Inherited by fork, kept by execve. */
+	int pgid;
+	int sid;
 	int exit_signal;                /* CSIGNAL at clone; -1 = detached */
 	int exit_code;                  /* a wait status (abi.md section 3) */
 	bool group_exiting;             /* exit_group/fatal signal under way */
@@ -92,6 +103,13 @@ struct task {
 	/* signals (kernel/signal.c) */
 	struct sigpending pending;      /* for this task (tgkill, faults) */
 	uint64_t blocked;               /* the signal mask */
+	/* rt_sigsuspend's mask is in force until a signal is handled; the
+	 * frame then saves this one, the caller's (Linux's saved_sigmask,
+	 * TIF_RESTORE_SIGMASK). kernel/signal_wait.c */
+	uint64_t saved_sigmask;
+	bool restore_sigmask;
+	/* sigaltstack (kernel/signal_stack.c): 0 size = none */
+	uint32_t sas_ss_sp, sas_ss_size;
 
 	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2):
 	 * 0 is written here when this task releases its address space;
@@ -143,6 +161,18 @@ void task_change_tid_locked(struct task *t, int tid);
 void rlimit_init_defaults(struct rlimit *r);
 /* Starts fn(arg) in a new kernel thread on the run queue. */
 struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
+
+/* kernel/pgrp.c: does a live process of group pgid exist (in session
+ * sid, when sid >= 0)? tasklist_lock held. */
+bool pgrp_exists_locked(int pgid, int sid);
+
+/* kernel/itimer.c: SIGALRMs due (from the tick); a leader's timer
+ * stopped before its task is freed. */
+void itimers_run(void);
+void itimer_cancel(struct task *t);
+/* execve in a thread (exec.c): the old leader's timer becomes to's.
+ * tasklist_lock held, interrupts off. */
+void itimer_move_locked(struct task *from, struct task *to);
 
 extern struct spinlock tasklist_lock;
 extern struct list all_tasks;

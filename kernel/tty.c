@@ -1,4 +1,5 @@
-/* kernel/tty.c - the canonical line discipline and the console tty (tty.h).
+/* kernel/tty.c - the line discipline (tty.h); the console tty that wraps
+ * one is tty_console.c.
  *
  * As in xv6's console.c, editing and echo happen when a byte arrives (in
  * the COM1 interrupt), not when someone reads: the user sees what they
@@ -6,24 +7,63 @@
  * (typed or pasted far ahead of the reader) do bytes wait outside, and
  * then they are taken in, edited and echoed as a read makes room. */
 #include "kernel/tty.h"
-#include "kernel/console.h"
-#include "kernel/file.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "arch/i386/spinlock.h"
-#include "lib/errno.h"
+#include "lib/abi.h"
+#include "lib/string.h"
 
 #define MASK (TTY_BUF_SIZE - 1)
 _Static_assert((TTY_BUF_SIZE & MASK) == 0, "TTY_BUF_SIZE must be a power of two");
 
 /* ---- the line discipline: pure, the caller locks ---- */
 
+/* Linux's defaults (include/linux/tty.h tty_std_termios and
+ * INIT_C_CC): a cooked line with echo and signals, 38400 8N1. */
+static const struct termios std_termios = {
+	.c_iflag = ICRNL | IXON,
+	.c_oflag = OPOST | ONLCR,
+	.c_cflag = B38400 | CS8 | CREAD | HUPCL,
+	.c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
+	.c_cc = {
+		[VINTR] = 0x03, [VQUIT] = 0x1c, [VERASE] = 0x7f, [VKILL] = 0x15,
+		[VEOF] = 0x04, [VTIME] = 0, [VMIN] = 1, [VSTART] = 0x11,
+		[VSTOP] = 0x13, [VSUSP] = 0x1a, [VREPRINT] = 0x12,
+		[VDISCARD] = 0x0f, [VWERASE] = 0x17, [VLNEXT] = 0x16,
+	},
+};
+
 void ldisc_init(struct ldisc *l, ldisc_echo_fn echo, void *ctx)
 {
 	l->r = l->w = l->e = 0;
 	l->last_cr = false;
+	l->t = std_termios;
+	l->sig = 0;
 	l->echo = echo;
 	l->echo_ctx = ctx;
+}
+
+static bool canon(const struct ldisc *l)
+{
+	return l->t.c_lflag & ICANON;
+}
+
+void ldisc_set_termios(struct ldisc *l, const struct termios *t)
+{
+	l->t = *t;
+	if (!canon(l))
+		l->w = l->e;            /* the half-typed line: readable now */
+}
+
+void ldisc_flush(struct ldisc *l)
+{
+	l->r = l->w = l->e;
+}
+
+size_t ldisc_available(const struct ldisc *l)
+{
+	size_t n = 0;
+
+	for (uint32_t i = l->r; i != l->w; i++)
+		n += !canon(l) || l->buf[i & MASK] != EOF_MARK;
+	return n;
 }
 
 static void echo(struct ldisc *l, const char *s, size_t n)
@@ -39,7 +79,7 @@ static void put(struct ldisc *l, char c)
 
 /* Erases the last character of the line being typed: a UTF-8 sequence
  * as a whole (its continuation bytes are 10xxxxxx). */
-static bool erase_one(struct ldisc *l)
+static bool erase_one(struct ldisc *l, bool visual)
 {
 	unsigned char c;
 
@@ -48,7 +88,8 @@ static bool erase_one(struct ldisc *l)
 	do
 		c = (unsigned char)l->buf[--l->e & MASK];
 	while ((c & 0xc0) == 0x80 && l->e != l->w);
-	echo(l, "\b \b", 3);
+	if (visual)
+		echo(l, "\b \b", 3);
 	return true;
 }
 
@@ -63,38 +104,97 @@ static bool end_line(struct ldisc *l, char end)
 	return true;
 }
 
+/* ISIG: VINTR or VQUIT. As Linux's n_tty (isig): the input is flushed
+ * (unless NOFLSH), ^C is echoed (ECHO and ECHOCTL), and the caller sends
+ * the signal to the foreground process group. */
+static void signal_char(struct ldisc *l, unsigned char c, int sig)
+{
+	if (!(l->t.c_lflag & NOFLSH))
+		ldisc_flush(l);
+	if ((l->t.c_lflag & (ECHO | ECHOCTL)) == (ECHO | ECHOCTL)) {
+		char e[2] = { '^', (char)(c ^ 0x40) };
+		echo(l, e, 2);
+	}
+	l->sig = sig;
+}
+
+/* Raw (non-canonical) input: every byte is readable at once. */
+static bool raw_input(struct ldisc *l, unsigned char c)
+{
+	if (l->e - l->r >= TTY_BUF_SIZE)
+		return false;           /* full (ldisc_throttled holds bytes back) */
+	put(l, (char)c);
+	l->w = l->e;
+	if ((l->t.c_lflag & ECHO) || (c == '\n' && (l->t.c_lflag & ECHONL)))
+		echo(l, (const char *)&c, 1);
+	return true;
+}
+
 bool ldisc_input(struct ldisc *l, unsigned char c)
 {
+	const tcflag_t lf = l->t.c_lflag, inf = l->t.c_iflag;
+	const cc_t *cc = l->t.c_cc;
 	bool after_cr = l->last_cr;
+	bool echo_on = lf & ECHO;
 
-	l->last_cr = (c == '\r');
-	switch (c) {
-	case '\n':
-		if (after_cr)           /* CR LF from a terminal: one Enter */
+	if (inf & ISTRIP)
+		c &= 0x7f;
+	if (lf & ISIG) {            /* a _POSIX_VDISABLE (0) char never matches */
+		if (c && c == cc[VINTR]) {
+			signal_char(l, c, SIGINT);
 			return false;
-		/* fall through */
-	case '\r':                  /* ICRNL: CR is a newline too */
+		}
+		if (c && c == cc[VQUIT]) {
+			signal_char(l, c, SIGQUIT);
+			return false;
+		}
+	}
+	l->last_cr = (c == '\r');
+	if (c == '\r') {
+		if (inf & IGNCR)
+			return false;
+		if (inf & ICRNL)
+			c = '\n';
+	} else if (c == '\n') {
+		if ((inf & ICRNL) && (lf & ICANON) && after_cr)
+			return false;       /* CR LF from a terminal: one Enter */
+		if (inf & INLCR)
+			c = '\r';
+	}
+	if (!(lf & ICANON))
+		return raw_input(l, c);
+
+	if (c == '\n') {
 		if (!end_line(l, '\n'))
 			return false;
-		echo(l, "\n", 1);
+		if (echo_on || (lf & ECHONL))
+			echo(l, "\n", 1);
 		return true;
-	case VEOF:                  /* not echoed, as on Linux */
-		return end_line(l, VEOF);
-	case VERASE:
-	case CTRL_H:
-		erase_one(l);
-		return false;
-	case VKILL:
-		while (erase_one(l))
-			;
+	}
+	if (c && c == cc[VEOF])     /* not echoed, as on Linux */
+		return end_line(l, EOF_MARK);
+	if ((c && c == cc[VERASE]) || c == CTRL_H) {
+		erase_one(l, echo_on && (lf & ECHOE));
 		return false;
 	}
-	if (c < ' ' && c != '\t')
-		return false;           /* other control characters: dropped */
+	if (c && c == cc[VKILL]) {
+		bool visual = echo_on && (lf & ECHOE) && (lf & ECHOKE);
+		bool any = false;
+		while (erase_one(l, visual))
+			any = true;
+		if (any && echo_on && !visual && (lf & ECHOK))
+			echo(l, "\n", 1);
+		return false;
+	}
+	/* other control characters are dropped; a CR that was not
+	 * translated (ICRNL off) is kept, as on Linux */
+	if (c < ' ' && c != '\t' && c != '\r')
+		return false;
 	if (l->e - l->r >= TTY_BUF_SIZE - 1)
 		return false;           /* full: only a line end still fits */
 	put(l, (char)c);
-	echo(l, (const char *)&c, 1);
+	if (echo_on)
+		echo(l, (const char *)&c, 1);
 	return false;
 }
 
@@ -110,18 +210,23 @@ bool ldisc_readable(const struct ldisc *l)
  * (ordinary ones dropped; erase, kill, Enter and VEOF still work), or the
  * console would hang. Linux's n_tty makes the same exception in canonical
  * mode. While throttled every byte waits, a line end too: bytes must go
- * through the discipline in the order they came. */
+ * through the discipline in the order they came. In raw mode everything
+ * is readable, so a full buffer always waits for a read. */
 bool ldisc_throttled(const struct ldisc *l)
 {
+	if (!canon(l))
+		return l->e - l->r >= TTY_BUF_SIZE;
 	return l->r != l->w && l->e - l->r >= TTY_BUF_SIZE - 1;
 }
 
+/* Stops after a signal character too: the caller sends it before more
+ * input is taken (so a second ^C is a second signal). */
 bool ldisc_receive(struct ldisc *l, int (*next)(void))
 {
 	bool completed = false;
 	int c;
 
-	while (!ldisc_throttled(l) && (c = next()) >= 0)
+	while (!l->sig && !ldisc_throttled(l) && (c = next()) >= 0)
 		completed |= ldisc_input(l, (unsigned char)c);
 	return completed;
 }
@@ -134,102 +239,20 @@ size_t ldisc_read(struct ldisc *l, char *dst, size_t n)
 {
 	size_t got = 0;
 
+	if (!canon(l)) {
+		while (l->r != l->w && got < n)
+			dst[got++] = l->buf[l->r++ & MASK];
+		return got;
+	}
 	while (l->r != l->w && got < n) {
 		char c = l->buf[l->r++ & MASK];
-		if (c == VEOF)
+		if (c == EOF_MARK)
 			return got;
 		dst[got++] = c;
 		if (c == '\n')
 			return got;
 	}
-	if (got > 0 && l->r != l->w && l->buf[l->r & MASK] == VEOF)
+	if (got > 0 && l->r != l->w && l->buf[l->r & MASK] == EOF_MARK)
 		l->r++;
 	return got;
-}
-
-/* ---- the console tty ---- */
-
-static void console_echo(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	console_lock();
-	console_write(s, n);
-	console_unlock();
-}
-
-/* Lock order: tty.lock, then the console output lock (the echo). The
- * interrupt takes tty.lock too, hence the irqsave everywhere. */
-static struct tty {
-	struct spinlock lock;
-	struct ldisc ld;
-	struct waitqueue readers;
-	bool attached;
-} tty = {
-	.lock = SPINLOCK_INIT("tty"),
-	.ld = { .echo = console_echo },
-	.readers = WAITQUEUE_INIT(tty.readers, "tty readers"),
-};
-
-/* The COM1 interrupt's hook: buffered bytes go through the discipline
- * until it is throttled; readers wake when a line is complete. What is
- * left waits in the console's ring and then in the UART (console.c):
- * flow control, no byte is dropped. tty_read takes it once it has made
- * room. */
-static void tty_rx(void)
-{
-	uint32_t flags = spin_lock_irqsave(&tty.lock);
-	bool wake = ldisc_receive(&tty.ld, console_trygetc);
-
-	spin_unlock_irqrestore(&tty.lock, flags);
-	if (wake)
-		wake_up(&tty.readers);
-}
-
-void tty_attach(void)
-{
-	if (__atomic_exchange_n(&tty.attached, true, __ATOMIC_ACQ_REL))
-		return;
-	console_set_rx_hook(tty_rx);
-	tty_rx();                   /* what was typed before */
-}
-
-/* The sleep is sched.h's pattern: queue ourselves, then test, then
- * schedule, so a line completed in between sets us running again
- * instead of being missed. */
-long tty_read(uint32_t ubuf, size_t n)
-{
-	char kbuf[TTY_BUF_SIZE];    /* a line never holds more */
-	size_t got = 0;
-	bool ready = false, more = false;
-
-	tty_attach();
-	if (n > sizeof(kbuf))
-		n = sizeof(kbuf);
-	while (!ready) {
-		DEFINE_WAIT(w);
-		uint32_t flags;
-
-		prepare_to_wait(&tty.readers, &w, TASK_INTERRUPTIBLE);
-		flags = spin_lock_irqsave(&tty.lock);
-		ready = ldisc_readable(&tty.ld);
-		if (ready) {
-			got = ldisc_read(&tty.ld, kbuf, n);
-			/* The read made room: take in the bytes held back in
-			 * the console's ring now. No interrupt would bring them:
-			 * they have arrived already, and the UART's interrupt may
-			 * be off until the ring drains. They are echoed from
-			 * here, under the console lock like any echo. */
-			more = ldisc_receive(&tty.ld, console_trygetc);
-		}
-		spin_unlock_irqrestore(&tty.lock, flags);
-		if (!ready && !signal_pending(current))
-			schedule();
-		finish_wait(&tty.readers, &w);
-		if (!ready && signal_pending(current))
-			return -EINTR;
-	}
-	if (more)                   /* a line completed for another reader */
-		wake_up(&tty.readers);
-	/* The line is taken: if the buffer is bad, it is lost (Linux too). */
-	return got ? copy_to_user_partial(ubuf, kbuf, got) : 0;
 }

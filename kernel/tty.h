@@ -1,5 +1,6 @@
-/* kernel/tty.h - the console as processes read it: a canonical ("cooked")
- * line discipline, as a Unix tty with ICANON and ECHO set.
+/* kernel/tty.h - the console as processes read it: a line discipline
+ * with Linux's termios modes, canonical ("cooked") by default, and the
+ * console tty around it (docs/terminal.md).
  *
  * Typed characters are echoed and collected into a line that can still
  * be edited: VERASE (backspace or DEL) erases a character, VKILL (Ctrl-U)
@@ -24,20 +25,26 @@
  * loses bytes: what does not fit in it is dropped (as on Linux), the
  * line end is kept.
  *
- * Differences from Linux's n_tty, each for simplicity:
- * control characters other than the ones above are dropped (not stored,
- * not echoed as ^X); there is no ISIG (Ctrl-C sends nothing); VERASE
- * erases one UTF-8 character but always one column (a tab too). */
+ * The modes are Linux's termios (lib/termbits.h), set with TCSETS on the
+ * console: ICANON off makes it raw, every byte readable as it comes
+ * (VMIN/VTIME are the reader's business: tty_console.c); ECHO, ECHOE,
+ * ECHOK, ECHONL choose what is echoed; ICRNL, INLCR, IGNCR translate
+ * input; ISIG turns VINTR and VQUIT into signals (l->sig: the caller sends
+ * them to the foreground process group) after flushing the input.
+ *
+ * Differences from Linux's n_tty, each for simplicity: in canonical mode
+ * control characters other than the special ones are dropped (not
+ * stored, not echoed as ^X); CR LF counts as one Enter while ICRNL is on;
+ * VERASE erases one UTF-8 character but always one column (a tab too);
+ * no IXON flow control, VWERASE, VLNEXT, VREPRINT or VEOL. */
 #ifndef KERNEL_TTY_H
 #define KERNEL_TTY_H
 
 #include "lib/types.h"
+#include "lib/termbits.h"
 
-/* The special characters (termios c_cc names). */
-#define VEOF    0x04        /* Ctrl-D */
-#define VKILL   0x15        /* Ctrl-U */
-#define VERASE  0x7f        /* DEL; backspace (0x08) erases too */
-#define CTRL_H  0x08
+#define CTRL_H  0x08        /* backspace erases too, as well as c_cc[VERASE] */
+#define EOF_MARK 0x04       /* stored for VEOF in the buffer (never read) */
 
 #define TTY_BUF_SIZE 512    /* a power of two: indices wrap with a mask */
 
@@ -52,17 +59,28 @@ struct ldisc {
 	char buf[TTY_BUF_SIZE];
 	uint32_t r, w, e;
 	bool last_cr;               /* the previous byte was CR: skip one LF */
+	struct termios t;           /* the modes (ldisc_init: Linux's defaults) */
+	int sig;                    /* ISIG: a signal for the caller to send */
 	ldisc_echo_fn echo;
 	void *echo_ctx;
 };
 
 void ldisc_init(struct ldisc *l, ldisc_echo_fn echo, void *ctx);
-/* One received byte; true when it completed a line (wake the readers). */
+/* New modes (TCSETS). Leaving canonical mode makes the line being typed
+ * readable at once, as on Linux. */
+void ldisc_set_termios(struct ldisc *l, const struct termios *t);
+/* Drops all input, typed and complete (TCSETSF, and ISIG's flush). */
+void ldisc_flush(struct ldisc *l);
+/* How many bytes a read could take now (FIONREAD). */
+size_t ldisc_available(const struct ldisc *l);
+/* One received byte; true when it made something readable (wake the
+ * readers). A VINTR or VQUIT under ISIG sets l->sig. */
 bool ldisc_input(struct ldisc *l, unsigned char c);
 /* Is a complete line (or an end of file) waiting? */
 bool ldisc_readable(const struct ldisc *l);
-/* Takes up to n bytes of the first complete line into dst; returns how
- * many (0: end of file, or nothing readable). */
+/* Canonical: takes up to n bytes of the first complete line into dst;
+ * raw: up to n of the bytes received. Returns how many (0: end of file,
+ * or nothing readable). */
 size_t ldisc_read(struct ldisc *l, char *dst, size_t n);
 /* Must the next byte wait? True while the buffer is full and a read will
  * make room (a complete line waits). */
@@ -72,10 +90,21 @@ bool ldisc_throttled(const struct ldisc *l);
  * that would be dropped for want of room. True if a line was completed. */
 bool ldisc_receive(struct ldisc *l, int (*next)(void));
 
-/* The console tty. tty_read is read(2) on it: sleeps (interruptibly)
- * until a line is complete; returns bytes read, 0 at end of file,
- * -EINTR if a signal came first, -EFAULT. n must be > 0. */
+/* The console tty (tty_console.c). tty_read is read(2) on it: in
+ * canonical mode sleeps (interruptibly) until a line is complete; in raw
+ * mode as VMIN and VTIME say. Returns bytes read, 0 at end of file (or a
+ * raw read's timeout), -EINTR if a signal came first, -EFAULT, -EIO for a
+ * process of the console's session outside its foreground group (Linux's
+ * answer when SIGTTIN cannot stop it: Spindle stops no one). n > 0. */
 long tty_read(uint32_t ubuf, size_t n);
+/* Writes to the console with the output modes (OPOST, ONLCR). */
+void tty_write(const char *s, size_t n);
+/* ioctl(2) on the console: TCGETS, TCSETS, TCSETSW, TCSETSF, TIOCGWINSZ,
+ * TIOCSWINSZ, FIONREAD, TIOCGPGRP, TIOCSPGRP, TIOCSCTTY, TIOCGSID;
+ * -ENOTTY for anything else. */
+long tty_ioctl(unsigned cmd, uint32_t arg);
+/* The console's session and foreground group (kernel/init.c: init's). */
+void tty_set_session(int sid, int pgrp);
 /* Takes over the console's input from console_getc (the kernel monitor):
  * from now on the COM1 interrupt feeds the line discipline. tty_read
  * calls it; idempotent. */

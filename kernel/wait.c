@@ -2,8 +2,8 @@
  *
  * A parent waits for its children, and, as on Linux, for the children of
  * every task of its thread group. Which children a call may reap:
- *   pid > 0: that one; pid == -1 (or 0, there are no process groups):
- *   any. A child whose exit signal is not SIGCHLD is a "clone child": only
+ *   pid > 0: that one; pid == -1: any; pid == 0: any in the caller's
+ *   process group; pid < -1: any in process group -pid. A child whose exit signal is not SIGCHLD is a "clone child": only
  *   __WCLONE or __WALL wait for it; a detached child (exit signal -1,
  *   CLONE_DETACHED) is never waited for and does not count: with only
  *   detached children wait4 returns -ECHILD at once (abi.md section 4).
@@ -41,6 +41,8 @@ void notify_parent_locked(struct task *zombie)
 static bool eligible(const struct task *c, int pid, uint32_t options)
 {
 	if (pid > 0 && c->tid != pid)
+		return false;
+	if (pid < -1 && c->pgid != -pid)        /* a process group */
 		return false;
 	if (c->exit_signal == -1)
 		return false;
@@ -87,8 +89,10 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 
 	if (options & ~(uint32_t)WAIT_OPTIONS)
 		return -EINVAL;
-	if (pid < -1)
-		return -ECHILD;         /* no process groups: nobody is in -pid */
+	if (pid == -2147483647 - 1)
+		return -ESRCH;          /* -pid would overflow: Linux's answer */
+	if (pid == 0)               /* our own process group (-1 for a kernel task) */
+		pid = current->pgid ? -current->pgid : -1;
 	for (;;) {
 		DEFINE_WAIT(w);
 		struct task *c;

@@ -23,6 +23,8 @@
 #define SYS_chmod           15
 #define SYS_lseek           19
 #define SYS_getpid          20
+#define SYS_alarm           27
+#define SYS_pause           29
 #define SYS_access          33
 #define SYS_kill            37
 #define SYS_rename          38
@@ -32,10 +34,13 @@
 #define SYS_pipe            42
 #define SYS_brk             45
 #define SYS_ioctl           54
+#define SYS_setpgid         57
 #define SYS_fcntl           55
 #define SYS_umask           60
 #define SYS_dup2            63
 #define SYS_getppid         64
+#define SYS_getpgrp         65
+#define SYS_setsid          66
 #define SYS_setrlimit       75
 #define SYS_getrlimit       76
 #define SYS_symlink         83
@@ -44,14 +49,18 @@
 #define SYS_truncate        92
 #define SYS_ftruncate       93
 #define SYS_fchmod          94
+#define SYS_setitimer      104
+#define SYS_getitimer      105
 #define SYS_wait4          114
 #define SYS_fsync          118
 #define SYS_clone          120
 #define SYS_modify_ldt     123
 #define SYS_mprotect       125
+#define SYS_getpgid        132
 #define SYS_fchdir         133
 #define SYS__llseek        140
 #define SYS_readv          145
+#define SYS_getsid         147
 #define SYS_writev         146
 #define SYS_fdatasync      148
 #define SYS_sched_yield    158
@@ -59,9 +68,13 @@
 #define SYS_rt_sigreturn   173
 #define SYS_rt_sigaction   174
 #define SYS_rt_sigprocmask 175
+#define SYS_rt_sigpending  176
+#define SYS_rt_sigtimedwait 177
+#define SYS_rt_sigsuspend  179
 #define SYS_pread64        180
 #define SYS_pwrite64       181
 #define SYS_getcwd         183
+#define SYS_sigaltstack    186
 #define SYS_sendfile       187
 #define SYS_ugetrlimit     191
 #define SYS_mmap2          192
@@ -95,6 +108,7 @@
 #define SYS_pipe2          331
 #define SYS_prlimit64      340
 #define SYS_statx          383
+#define SYS_rt_sigtimedwait_time64 421
 
 /* ---- System calls of abi.md section 9 (both personalities): threads,
  * identity and time, with Linux 6.1 i386's numbers. clone3 435 and rseq
@@ -186,7 +200,9 @@
 #define W_OK 2
 #define R_OK 4
 
-#define FIONREAD 0x541b
+#ifndef FIONREAD
+#define FIONREAD 0x541B          /* also lib/termbits.h */
+#endif
 
 /* file types and permission bits (st_mode) */
 #define S_IFMT   0170000
@@ -486,6 +502,13 @@ struct timespec {
 
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
+#define SA_ONSTACK   0x08000000 /* the frame on the sigaltstack */
+
+/* sigaltstack: i386's stack_t is {ss_sp, ss_flags, ss_size} */
+#define SS_ONSTACK   1          /* running on it (what the kernel says) */
+#define SS_DISABLE   2
+#define MINSIGSTKSZ  2048
+#define SIGSTKSZ     8192
 
 /* siginfo si_code values (Linux's asm-generic/siginfo.h): who sent a
  * signal, or what fault or child event it reports. */
@@ -505,6 +528,8 @@ struct timespec {
 #define SEGV_ACCERR  2          /* SIGSEGV: mapped, access not allowed */
 #define BUS_ADRALN   1          /* SIGBUS: misaligned address (#AC) */
 #define TRAP_BRKPT   1          /* SIGTRAP: breakpoint (#DB) */
+#define TRAP_TRACE   2          /* SIGTRAP: single step (#DB, DR6.BS) */
+#define TRAP_HWBKPT  4          /* SIGTRAP: debug-register breakpoint */
 #define CLD_EXITED   1          /* SIGCHLD: the child called exit */
 #define CLD_KILLED   2          /* SIGCHLD: a signal killed it */
 

@@ -70,10 +70,12 @@ class Boot:
 
 def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None, stop_on=None):
     """Runs QEMU with the serial console on a pipe. stdin_script is a list
-    of (prompt, line): each line is sent once prompt has appeared after the
-    previous send. stop_on: a text after which QEMU is not waited for but
-    killed, a second later (a machine that halts instead of powering off);
-    such a run counts as timed out only if the text never came."""
+    of (prompt, line) or (prompt, line, delay): each line is sent once
+    prompt has appeared after the previous send (and delay seconds more,
+    for a program that must get going before it is sent something).
+    stop_on: a text after which QEMU is not waited for but killed, a
+    second later (a machine that halts instead of powering off); such a
+    run counts as timed out only if the text never came."""
     p = subprocess.Popen(cmd + ["-serial", "stdio"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out = b""
@@ -87,8 +89,12 @@ def run_qemu(cmd, timeout=QEMU_TIMEOUT, stdin_script=None, stop_on=None):
             stopping = True
             deadline = min(deadline, time.monotonic() + 1.0)
         while script and script[0][0].encode() in out[seen:]:
-            prompt, line = script.pop(0)
+            prompt, line = script[0][:2]
+            delay = script[0][2] if len(script[0]) > 2 else 0
+            script.pop(0)
             seen = out.index(prompt.encode(), seen) + len(prompt)
+            if delay:
+                time.sleep(delay)
             try:
                 p.stdin.write(line.encode())
                 p.stdin.flush()

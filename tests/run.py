@@ -17,6 +17,12 @@ Runs, in order, and prints one line per test, `PASS name` or
                /bin/sh (run by /bin/init) driven through the console: a
                script of commands and their output; Ctrl-D ends it;
                memhog killed by the out-of-memory policy, the shell alive
+  smpN/shell.intr
+               Ctrl-C and Ctrl-\ typed while `sleep 100` runs: the command
+               dies, the shell lives (job control, docs/terminal.md)
+  smpN/console.tty_raw, smpN/t_tty.typed_*
+               /bin/t_tty -- raw reading typed bytes in raw mode (VMIN,
+               VTIME, no ISIG) and canonical mode without echo
   smpN/t_*     the user test programs (user/tests/t_*.c, not the *_child.c
                helpers), each booted as init (init=/tests/t_NAME): its own
                PASS/FAIL lines, then `init exited with status 0`; those in
@@ -53,6 +59,7 @@ glob (make test T=NAME); -k PATTERN those whose name contains PATTERN;
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
+tests/console_tty.py (Ctrl-C at the shell, raw-mode reads),
 tests/loaders.py (GRUB, Bochs), tests/gdb_tests.py (GDB),
 tests/docs_examples.py (the docs), tests/web.py (the page and the
 machine v86 emulates); this file, the unit tests, the
@@ -70,6 +77,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
+from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
@@ -402,6 +410,8 @@ def main():
         jobs.append(("smp%d/shell.eof" % smp, shell_eof, (smp,)))
         jobs.append(("smp%d/shell.oom" % smp, shell_oom, (smp,)))
         jobs.append(("smp%d/shell.files" % smp, shell_files, (smp,)))
+        jobs.append(("smp%d/shell.intr" % smp, shell_intr, (smp,)))
+        jobs.append(("smp%d/console.tty_raw" % smp, tty_raw, (smp,)))
         for t in user_tests:
             if smp not in USER_TEST_SMP.get(t, SMP_COUNTS):
                 continue

@@ -23,7 +23,6 @@
  * VM, IF: those are the kernel's. */
 #define SIGRETURN_EFLAGS 0x00040DD5u
 
-#define SS_DISABLE 2                /* no sigaltstack: uc_stack says so */
 
 /* The old Linux trampoline, used when there is no SA_RESTORER:
  * b8 ad 00 00 00   movl $__NR_rt_sigreturn, %eax
@@ -54,7 +53,7 @@ static bool fault_layout(const struct ksiginfo *info)
 	}
 }
 
-static void copy_siginfo(struct siginfo *to, const struct ksiginfo *from)
+void copy_siginfo(struct siginfo *to, const struct ksiginfo *from)
 {
 	to->si_signo = from->signo;
 	to->si_code = from->code;
@@ -111,13 +110,16 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 {
 	int sig = info->signo;
 	struct rt_sigframe f;
-	/* Linux's get_sigframe: the FPU state first (fpu_sigframe_alloc:
-	 * nothing for a task without one), then the frame below it, aligned
-	 * as the i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0,
-	 * the return address just pushed. (No sigaltstack here.) A stack too
-	 * low wraps to the top of the address space and the copy fails. */
+	/* Linux's get_sigframe: below the interrupted stack (or at the top
+	 * of the alternate one: sigaltstack_frame_top), the FPU state first
+	 * (fpu_sigframe_alloc: nothing for a task without one), then the
+	 * frame below it, aligned as the i386 ABI wants at a function's
+	 * entry: ((sp + 4) & 15) == 0, the return address just pushed. A
+	 * stack too low wraps to the top of the address space and the copy
+	 * fails. */
 	uint32_t fpstate;
-	uint32_t sp = fpu_sigframe_alloc(tf->esp, &fpstate) - (uint32_t)sizeof(f);
+	uint32_t sp = fpu_sigframe_alloc(sigaltstack_frame_top(tf->esp, ka->flags), &fpstate) -
+		      (uint32_t)sizeof(f);
 
 	sp = ((sp + 4) & ~15u) - 4;
 	memset(&f, 0, sizeof(f));
@@ -127,7 +129,8 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	f.pinfo = sp + FRAME_OFF(info);
 	f.puc = sp + FRAME_OFF(uc);
 	copy_siginfo(&f.info, info);
-	f.uc.uc_stack.ss_flags = SS_DISABLE;
+	sigaltstack_save(&f.uc.uc_stack.ss_sp, &f.uc.uc_stack.ss_flags,
+			 &f.uc.uc_stack.ss_size, tf->esp);
 	save_sigcontext(&f.uc.uc_mcontext, tf, info, oldmask, fpstate);
 	f.uc.uc_sigmask[0] = (uint32_t)oldmask;
 	f.uc.uc_sigmask[1] = (uint32_t)(oldmask >> 32);
@@ -167,7 +170,9 @@ int setup_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 {
 	struct sigframe f;
 	uint32_t fpstate;
-	uint32_t sp = fpu_sigframe_alloc(tf->esp, &fpstate) - (uint32_t)sizeof(f);
+	/* Where setup_rt_frame puts its frame: SA_ONSTACK applies here too. */
+	uint32_t sp = fpu_sigframe_alloc(sigaltstack_frame_top(tf->esp, ka->flags), &fpstate) -
+		      (uint32_t)sizeof(f);
 
 	sp = ((sp + 4) & ~15u) - 4;
 	memset(&f, 0, sizeof(f));

@@ -64,6 +64,12 @@ struct sigcontext {
 	uint32_t cr2;
 };
 
+struct ksiginfo;
+
+/* The user's siginfo from the kernel's (rt_sigtimedwait copies it out
+ * too): the union member Linux's siginfo_layout would choose. */
+void copy_siginfo(struct siginfo *to, const struct ksiginfo *from);
+
 struct user_stack_t {                           /* Linux's stack_t */
 	uint32_t ss_sp;
 	int ss_flags;

@@ -116,7 +116,11 @@ static int exception_signal(unsigned trapno)
  *   #DE  SIGFPE FPE_INTDIV, si_addr = eip (a quotient overflow too:
  *        the CPU raises #DE for both, SDM Vol. 3A 6.15);
  *   #UD  SIGILL ILL_ILLOPN, si_addr = eip;
- *   #DB  SIGTRAP TRAP_BRKPT, si_addr = eip (send_sigtrap);
+ *   #DB  SIGTRAP, si_addr = eip (send_sigtrap), with Linux's
+ *        get_si_code: TRAP_TRACE for a single step (DR6.BS; TF set by
+ *        the program, across `int $0x80` too: iret gives the saved TF
+ *        back, so the trap comes after the system call), TRAP_HWBKPT
+ *        for a debug register's breakpoint, else TRAP_BRKPT;
  *   #AC  SIGBUS BUS_ADRALN, si_addr 0;
  *   the rest - #GP, int3, into, bound, #TS (SIGSEGV), #NP/#SS (SIGBUS,
  *        as Linux's segment_not_present and stack_segment) - force_sig()
@@ -154,10 +158,14 @@ static void user_fault(struct trapframe *tf, uint32_t addr)
 		info.code = ILL_ILLOPN;
 		info.addr = tf->eip;
 		break;
-	case T_DEBUG:
-		info.code = TRAP_BRKPT;
+	case T_DEBUG: {
+		uint32_t dr6 = read_dr6();
+		write_dr6(DR6_RESET);
+		info.code = (dr6 & DR6_BS) ? TRAP_TRACE :
+			    (dr6 & DR6_B0_B3) ? TRAP_HWBKPT : TRAP_BRKPT;
 		info.addr = tf->eip;
 		break;
+	}
 	case T_ALIGN:
 		info.code = BUS_ADRALN;
 		break;

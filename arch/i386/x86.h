@@ -66,6 +66,25 @@ static inline void write_cr0(uint32_t v)
 /* Clears CR0.TS alone (SDM Vol. 2A, CLTS): the FPU is this task's. */
 static inline void clts(void) { __asm__ volatile("clts" ::: "memory"); }
 
+/* DR6, the debug status (SDM Vol. 3B 17.2.3): B0-B3 (bits 0-3) a
+ * breakpoint hit, BS (bit 14) a single step. The CPU never clears it:
+ * the #DB handler writes DR6_RESET back (Linux's DR6_RESERVED). */
+#define DR6_BS     (1u << 14)
+#define DR6_B0_B3  0xfu
+#define DR6_RESET  0xffff0ff0u
+
+static inline uint32_t read_dr6(void)
+{
+	uint32_t v;
+	__asm__ volatile("movl %%dr6, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_dr6(uint32_t v)
+{
+	__asm__ volatile("movl %0, %%dr6" : : "r"(v));
+}
+
 static inline uint32_t read_cr2(void)
 {
 	uint32_t v;

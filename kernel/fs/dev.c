@@ -52,9 +52,7 @@ static long console_writev(struct file *f, const struct user_iovec *iov, int nr)
 				off = 0;
 			}
 		}
-		console_lock();
-		console_write(kbuf, fill);
-		console_unlock();
+		tty_write(kbuf, fill);
 		done += (long)fill;
 	}
 	return done || !fault ? done : -EFAULT;
@@ -66,9 +64,7 @@ static long console_write_op(struct file *f, struct iobuf b, size_t n, uint64_t 
 
 	(void)pos;
 	if (!b.user) {                  /* sendfile's bounce buffer */
-		console_lock();
-		console_write((const char *)b.addr, n);
-		console_unlock();
+		tty_write((const char *)b.addr, n);
 		return (long)n;
 	}
 	return console_writev(f, &iov, 1);
@@ -83,8 +79,15 @@ static long console_read_op(struct file *f, struct iobuf b, size_t n, uint64_t *
 	return n ? tty_read((uint32_t)b.addr, n) : 0;
 }
 
+static long console_ioctl_op(struct file *f, unsigned cmd, uint32_t arg)
+{
+	(void)f;
+	return tty_ioctl(cmd, arg);
+}
+
 static const struct file_ops console_fops = {
 	.read = console_read_op,
+	.ioctl = console_ioctl_op,
 	.write = console_write_op,
 	.writev = console_writev,
 	.seekable = false,

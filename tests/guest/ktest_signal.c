@@ -389,10 +389,10 @@ KTEST(signal, call_argument_checks)
 	/* kill */
 	KCHECK_EQ(call(SYS_kill, 0, SIG_MAX + 1, 0, 0), -EINVAL);
 	KCHECK_EQ(call(SYS_kill, 0, (uint32_t)-1, 0, 0), -EINVAL);
-	KCHECK_EQ(call(SYS_kill, 0, 0, 0, 0), 0);                  /* own group */
+	KCHECK_EQ(call(SYS_kill, 0, 0, 0, 0), 0);                  /* own (no group) */
 	KCHECK_EQ(call(SYS_kill, 31000, 0, 0, 0), -ESRCH);
 	KCHECK_EQ(call(SYS_kill, 0x7fffffff, SIGTERM, 0, 0), -ESRCH);
-	KCHECK_EQ(call(SYS_kill, (uint32_t)-5, 0, 0, 0), -ESRCH);  /* no process groups */
+	KCHECK_EQ(call(SYS_kill, (uint32_t)-5, 0, 0, 0), -ESRCH);  /* no group 5 */
 	KCHECK_EQ(call(SYS_kill, (uint32_t)-1, 0, 0, 0), -ESRCH);  /* no user process */
 	/* tgkill */
 	KCHECK_EQ(call(SYS_tgkill, 0, 1, 0, 0), -EINVAL);

@@ -7,6 +7,7 @@
  * needs a process: user-space tests do that. */
 #include "kernel/ktest.h"
 #include "kernel/tty.h"
+#include "lib/abi.h"
 #include "lib/string.h"
 
 static struct ldisc ld;
@@ -175,4 +176,93 @@ KTEST(tty, ldisc_full_buffer)
 		KCHECK(reads(37, line + 74, sizeof(line) - 1 - 74));
 	}
 	KCHECK(!ldisc_readable(&ld));
+}
+
+/* ---- the termios modes (lib/termbits.h) ---- */
+
+static void set_modes(tcflag_t iflag_off, tcflag_t lflag_off, tcflag_t lflag_on)
+{
+	struct termios t = ld.t;
+
+	t.c_iflag &= ~iflag_off;
+	t.c_lflag = (t.c_lflag & ~lflag_off) | lflag_on;
+	ldisc_set_termios(&ld, &t);
+}
+
+KTEST(tty, ldisc_isig_flushes_and_signals)
+{
+	ld_reset();
+	type("half");
+	KCHECK_EQ(type("\x03"), 0);
+	KCHECK_EQ(ld.sig, SIGINT);
+	ECHOED("half^C");
+	KCHECK_EQ(ldisc_available(&ld), 0);     /* the line was flushed */
+	ld.sig = 0;
+	type("x\n");
+	KCHECK_EQ(type("\x1c"), 0);             /* ^\ flushes complete lines too */
+	KCHECK_EQ(ld.sig, SIGQUIT);
+	KCHECK(!ldisc_readable(&ld));
+	/* ISIG off: ^C is an ordinary (dropped, canonical) control char */
+	ld_reset();
+	set_modes(0, ISIG, 0);
+	type("a\x03" "b\n");
+	KCHECK_EQ(ld.sig, 0);
+	READS(16, "ab\n");
+	/* NOFLSH: the signal, but the line stays */
+	ld_reset();
+	set_modes(0, 0, NOFLSH);
+	type("keep\x03");
+	KCHECK_EQ(ld.sig, SIGINT);
+	KCHECK_EQ(type("\n"), 1);
+	READS(16, "keep\n");
+}
+
+KTEST(tty, ldisc_raw_mode)
+{
+	ld_reset();
+	type("ab");                             /* half a line, then raw */
+	set_modes(0, ICANON, 0);
+	KCHECK(ldisc_readable(&ld));
+	KCHECK_EQ(ldisc_available(&ld), 2);
+	KCHECK_EQ(type("\x7f\x04\x15"), 3);     /* no editing: every byte readable */
+	KCHECK_EQ(ldisc_available(&ld), 5);
+	READS(3, "ab\x7f");
+	READS(16, "\x04\x15");
+	ECHOED("ab\x7f\x04\x15");
+	/* no echo; ECHONL still echoes newlines */
+	ld_reset();
+	set_modes(0, ICANON | ECHO, ECHONL);
+	type("q\rz");
+	ECHOED("\n");
+	READS(16, "q\nz");
+}
+
+KTEST(tty, ldisc_input_translation)
+{
+	ld_reset();
+	set_modes(ICRNL, 0, 0);                 /* CR stays CR, LF ends the line */
+	KCHECK_EQ(type("a\rb\n"), 1);
+	READS(16, "a\rb\n");
+	ld_reset();
+	set_modes(ICRNL, 0, 0);
+	ld.t.c_iflag |= IGNCR;
+	KCHECK_EQ(type("c\r\r\n"), 1);
+	READS(16, "c\n");
+	ld_reset();
+	set_modes(ICRNL, ICANON, 0);
+	ld.t.c_iflag |= INLCR;
+	type("\n");
+	READS(16, "\r");
+	/* echo off in canonical mode: editing still works, nothing shown */
+	ld_reset();
+	set_modes(0, ECHO, 0);
+	KCHECK_EQ(type("pw\x7fx\n"), 1);
+	ECHOED("");
+	READS(16, "px\n");
+	/* TCSETSF's flush drops typed and complete input */
+	type("one\ntwo");
+	ldisc_flush(&ld);
+	KCHECK(!ldisc_readable(&ld));
+	KCHECK_EQ(type("\n"), 1);
+	READS(16, "\n");
 }

@@ -40,9 +40,18 @@
  * if a redirection failed.
  *
  * End of input (Ctrl-D at the start of a line on the console) ends the
- * shell with the status of the last command, as `exit` does. The
- * console has no Ctrl-C (the tty sends no signals): a program that
- * does not end is stopped by exiting QEMU. */
+ * shell with the status of the last command, as `exit` does.
+ *
+ * Job control, when the shell reads the console and is its foreground
+ * process group: each pipeline runs in a process group of its own (its
+ * first process's pid), made the console's foreground group while the
+ * shell waits for it, so Ctrl-C (SIGINT) and Ctrl-\ (SIGQUIT) reach the
+ * pipeline and not the shell, which ignores both; the shell takes the
+ * console back when the pipeline is done. A background ('&') pipeline
+ * gets a group too, but never the console: a read of it fails (EIO).
+ * Parent and child both call setpgid, so the group exists whichever of
+ * them runs first (the classic race, as in every job-control shell).
+ * There is no Ctrl-Z: Spindle cannot stop a process. */
 #include "sh/sh.h"
 #include "stdio.h"
 #include "stdlib.h"
@@ -50,6 +59,7 @@
 #include "errno.h"
 #include "fcntl.h"
 #include "unistd.h"
+#include "signal.h"
 #include "sys/wait.h"
 
 #define LINE_MAX 1024       /* a console line is at most 511 bytes */
@@ -58,6 +68,45 @@
 int last_status;
 
 /* ---------------------------------------------------------------- jobs */
+
+static bool job_control;    /* we read the console, in its foreground */
+static pid_t shell_pgrp;
+
+static void job_control_init(void)
+{
+	shell_pgrp = getpgrp();
+	job_control = isatty(0) && tcgetpgrp(0) == shell_pgrp;
+	if (!job_control)
+		return;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	/* A group of our own, as bash's: a ^C typed before a command's
+	 * group has the console then reaches the shell (which ignores it),
+	 * never whoever started us (init). */
+	if (setpgid(0, 0) == 0 && tcsetpgrp(0, getpid()) == 0)
+		shell_pgrp = getpid();
+}
+
+/* In a new child: into the pipeline's group (pgid 0: a new one, the
+ * child's own), in the foreground unless it runs in the background, and
+ * with the terminal's signals back to their default actions (an ignored
+ * signal would stay ignored across execve). */
+static void job_control_child(pid_t pgid, bool background)
+{
+	if (!job_control)
+		return;
+	setpgid(0, pgid);
+	if (!background)
+		tcsetpgrp(0, getpgrp());
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+}
+
+static void take_terminal_back(void)
+{
+	if (job_control)
+		tcsetpgrp(0, shell_pgrp);
+}
 
 static pid_t jobs[JOBS_MAX];
 static int njobs;
@@ -174,6 +223,7 @@ static int run_builtin(const struct builtin *b, struct command *c);
 static int start_pipeline(struct pipeline *p, pid_t *pids)
 {
 	int in = -1, started = 0;
+	pid_t pgid = 0;
 
 	fflush(stdout);         /* the children must not inherit pending output */
 	for (int i = 0; i < p->n; i++) {
@@ -193,6 +243,7 @@ static int start_pipeline(struct pipeline *p, pid_t *pids)
 		}
 		if (pid == 0) {
 			const struct builtin *b = find_builtin(p->cmd[i].argv[0]);
+			job_control_child(pgid, p->background);
 			if (in >= 0) {
 				dup2(in, 0);
 				close(in);
@@ -210,6 +261,11 @@ static int start_pipeline(struct pipeline *p, pid_t *pids)
 				_exit(st);
 			}
 			exec_command(p->cmd[i].argv);
+		}
+		if (job_control) {
+			if (!pgid)
+				pgid = pid;
+			setpgid(pid, pgid);
 		}
 		pids[started++] = pid;
 		if (in >= 0)
@@ -240,14 +296,20 @@ static int run_pipeline(struct pipeline *p)
 		while (wait4(pids[i], &st, 0, NULL) < 0)
 			if (errno != EINTR) {
 				fprintf(stderr, "sh: wait4: %s\n", strerror(errno));
+				take_terminal_back();
 				return 126;
 			}
 		if (i == n - 1) {
-			if (!WIFEXITED(st))
+			/* After ^C the line ends, as bash does; other deaths
+			 * are named. */
+			if (!WIFEXITED(st) && WTERMSIG(st) == SIGINT)
+				fputc('\n', stderr);
+			else if (!WIFEXITED(st))
 				fprintf(stderr, "%s\n", strsignal(WTERMSIG(st)));
 			status = n == p->n ? status_code(st) : 126;
 		}
 	}
+	take_terminal_back();
 	return status;
 }
 
@@ -431,6 +493,8 @@ int main(int argc, char **argv)
 		}
 	}
 	interactive = in == stdin;
+	if (interactive)
+		job_control_init();
 	for (;;) {
 		size_t n;
 

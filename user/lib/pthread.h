@@ -31,6 +31,7 @@
 
 #include "sys/types.h"
 #include "time.h"
+#include "sched.h"      /* visible through <pthread.h>, as glibc's */
 
 /* Linux's number; lib/errno.h has no use for it in the kernel. */
 #ifndef EDEADLK

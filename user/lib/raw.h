@@ -133,6 +133,11 @@ static inline long raw_dup2(int fd, int fd2) { return RAW2(SYS_dup2, fd, fd2); }
 static inline long raw_dup3(int fd, int fd2, int flags) { return RAW3(SYS_dup3, fd, fd2, flags); }
 static inline long raw_fcntl64(int fd, int cmd, long arg) { return RAW3(SYS_fcntl64, fd, cmd, arg); }
 static inline long raw_ioctl(int fd, unsigned cmd, long arg) { return RAW3(SYS_ioctl, fd, cmd, arg); }
+static inline long raw_setpgid(pid_t pid, pid_t pgid) { return RAW2(SYS_setpgid, pid, pgid); }
+static inline long raw_getpgid(pid_t pid) { return RAW1(SYS_getpgid, pid); }
+static inline long raw_getpgrp(void) { return RAW0(SYS_getpgrp); }
+static inline long raw_setsid(void) { return RAW0(SYS_setsid); }
+static inline long raw_getsid(pid_t pid) { return RAW1(SYS_getsid, pid); }
 static inline long raw_pipe(int fds[2]) { return RAW1(SYS_pipe, fds); }
 static inline long raw_pipe2(int fds[2], int flags) { return RAW2(SYS_pipe2, fds, flags); }
 static inline long raw_umask(unsigned mask) { return RAW1(SYS_umask, mask); }

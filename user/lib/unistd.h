@@ -48,4 +48,18 @@ int truncate(const char *path, off_t len);
 int ftruncate(int fd, off_t len);
 int fsync(int fd);
 
+/* process groups, sessions and the terminal (tty.c) */
+int setpgid(pid_t pid, pid_t pgid);
+pid_t getpgid(pid_t pid);
+pid_t getpgrp(void);
+pid_t setsid(void);
+pid_t getsid(pid_t pid);
+pid_t tcgetpgrp(int fd);
+int tcsetpgrp(int fd, pid_t pgrp);
+int isatty(int fd);
+
+/* signals and timers (signal.c) */
+int pause(void);
+unsigned int alarm(unsigned int seconds);
+
 #endif

@@ -328,7 +328,8 @@ int main(int argc, char **argv)
 	memset(sh, 0, 4096);
 	memset(&before, 0, sizeof(before));
 	memset(&after, 0, sizeof(after));
-	if (argc > 1 && strcmp(argv[1], "full") == 0)
+	bool full = argc > 1 && strcmp(argv[1], "full") == 0;
+	if (full)
 		bomb_limit = 0x7fffffff;
 	fz_guard_init();
 	fz_touch_stack();
@@ -337,6 +338,12 @@ int main(int argc, char **argv)
 	RUN(full_ldt_8192_entries);
 	RUN(futex_10000_waiters_woken_at_once);
 	RUN(thread_bomb_ends_in_eagain_or_enomem);
-	RUN(fork_bomb_ends_in_eagain_or_enomem);
+	/* With the out-of-memory policy, a fork bomb's racing forkers go on
+	 * past the cap until memory runs out, and each of the thousands of
+	 * kills waits a tick: minutes, not make check's. make exhaust runs it. */
+	if (full)
+		RUN(fork_bomb_ends_in_eagain_or_enomem);
+	else
+		printf("t_exhaust: the fork bomb runs in make exhaust only\n");
 	return t_exit_code();
 }

@@ -1,0 +1,206 @@
+/* kernel/signal_wait.c - waiting for signals (Linux's kernel/signal.c):
+ * rt_sigpending 176, rt_sigsuspend 179, pause 29, rt_sigtimedwait 177
+ * and rt_sigtimedwait_time64 421.
+ *
+ * Every sleep here is interruptible and ends when signal_pending() says
+ * a signal can be delivered: signal_wake (signal.c) wakes a task for
+ * any signal it does not block. rt_sigtimedwait unblocks the signals it
+ * waits for while it sleeps, so that they wake it, and takes them off
+ * the pending sets itself instead of letting a handler run. */
+#include "kernel/signal.h"
+#include "kernel/clock.h"
+#include "kernel/sched.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "arch/i386/signal_frame.h"
+#include "arch/i386/uaccess.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define NSEC_PER_SEC 1000000000ll
+
+/* ---- taking pending signals (do_signal and rt_sigtimedwait) ---- */
+
+/* The lowest-numbered signal of a non-empty set (bit sig-1), one 32-bit
+ * half at a time: no libgcc call for a 64-bit count. */
+static int lowest_signal(uint64_t set)
+{
+	uint32_t lo = (uint32_t)set;
+
+	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
+}
+
+/* Takes the next signal to deliver off its set, with its siginfo, or
+ * returns 0. SIGKILL first: when a group is being torn down
+ * (do_group_exit sends it to every other thread) no handler should run
+ * before it. Then, as Linux's dequeue_signal, the task's own set before
+ * the group's, lowest number first. sighand->lock held. */
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+				 uint64_t allowed, struct ksiginfo *info)
+{
+	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
+
+	for (int i = 0; i < 2; i++) {
+		if (sets[i]->signals & allowed & SIGMASK(SIGKILL)) {
+			sigpending_collect(sets[i], SIGKILL, info);
+			return SIGKILL;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		uint64_t ready = sets[i]->signals & allowed;
+		if (ready) {
+			int sig = lowest_signal(ready);
+			sigpending_collect(sets[i], sig, info);
+			return sig;
+		}
+	}
+	return 0;
+}
+
+int signal_dequeue(uint64_t set, struct ksiginfo *info)
+{
+	struct sighand *sh = current->sighand;
+	uint32_t flags;
+	int sig;
+
+	if (!sh)
+		return 0;
+	flags = spin_lock_irqsave(&sh->lock);
+	sig = dequeue_signal_locked(current, sh, set, info);
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return sig;
+}
+
+/* rt_sigpending(set, sigsetsize): the blocked signals pending for the
+ * thread or its process. As Linux, a size up to 8 is allowed and that
+ * many bytes are written. */
+SYSCALL(SYS_rt_sigpending, rt_sigpending)
+{
+	struct task *t = current;
+	uint64_t set;
+
+	if (arg[1] > sizeof(set))
+		return -EINVAL;
+	set = (t->pending.signals | t->sighand->shared_pending.signals) & t->blocked;
+	return copy_to_user(arg[0], &set, arg[1]) ? -EFAULT : 0;
+}
+
+/* Sleeps until a signal can be delivered. */
+static long wait_for_signal(void)
+{
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (!signal_pending(current))
+			schedule();
+		current->state = TASK_RUNNING;
+	}
+	return -EINTR;
+}
+
+SYSCALL(SYS_pause, pause)
+{
+	return wait_for_signal();
+}
+
+/* rt_sigsuspend(mask, sigsetsize): mask in force until a signal is
+ * handled; the handler's frame then saves the mask from before, so
+ * rt_sigreturn puts it back (do_signal reads saved_sigmask). Always
+ * -EINTR, as on Linux. */
+SYSCALL(SYS_rt_sigsuspend, rt_sigsuspend)
+{
+	struct task *t = current;
+	uint64_t mask;
+
+	if (arg[1] != sizeof(mask))
+		return -EINVAL;
+	if (copy_from_user(&mask, arg[0], sizeof(mask)))
+		return -EFAULT;
+	t->saved_sigmask = t->blocked;
+	t->restore_sigmask = true;
+	signal_set_blocked(mask);
+	return wait_for_signal();
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize): takes the first
+ * pending signal of set (SIGKILL and SIGSTOP excepted) and returns its
+ * number, its siginfo in *info; waits for one as long as *timeout says
+ * (NULL: for ever; zero: not at all). -EAGAIN when the time runs out,
+ * -EINTR when a signal outside set is delivered first. */
+static long sigtimedwait(const uint32_t *arg, bool time64)
+{
+	struct task *t = current;
+	uint64_t set, saved, deadline = 0;
+	struct ksiginfo info;
+	long sig;
+
+	if (arg[3] != sizeof(set))
+		return -EINVAL;
+	if (copy_from_user(&set, arg[0], sizeof(set)))
+		return -EFAULT;
+	set &= ~SIG_UNBLOCKABLE;
+	if (arg[2]) {
+		long long sec, nsec;
+		if (time64) {
+			int64_t ts[2];
+			if (copy_from_user(ts, arg[2], sizeof(ts)))
+				return -EFAULT;
+			sec = ts[0];
+			nsec = ts[1];
+		} else {
+			int32_t ts[2];
+			if (copy_from_user(ts, arg[2], sizeof(ts)))
+				return -EFAULT;
+			sec = ts[0];
+			nsec = ts[1];
+		}
+		if (sec < 0 || nsec < 0 || nsec >= NSEC_PER_SEC)
+			return -EINVAL;
+		if (sec > 100ll * 365 * 86400)          /* a century: never */
+			sec = 100ll * 365 * 86400;
+		deadline = clock_ns() + (uint64_t)sec * NSEC_PER_SEC + (uint64_t)nsec;
+	}
+
+	sig = signal_dequeue(set, &info);
+	if (!sig) {
+		/* Linux's real_blocked: the set is unblocked while we sleep so
+		 * that its signals wake us; the mask is put back before we
+		 * look again, so no handler of theirs can run. */
+		saved = t->blocked;
+		signal_set_blocked(saved & ~set);
+		for (;;) {
+			uint64_t now = clock_ns();
+			t->state = TASK_INTERRUPTIBLE;
+			if (signal_pending(t) || (deadline && now >= deadline)) {
+				t->state = TASK_RUNNING;
+				break;
+			}
+			if (deadline)
+				schedule_timeout(deadline - now);
+			else
+				schedule();
+			t->state = TASK_RUNNING;
+		}
+		signal_set_blocked(saved);
+		sig = signal_dequeue(set, &info);
+	}
+	if (!sig)
+		return signal_pending(t) ? -EINTR : -EAGAIN;
+	if (arg[1]) {
+		struct siginfo si;
+		memset(&si, 0, sizeof(si));
+		copy_siginfo(&si, &info);
+		if (copy_to_user(arg[1], &si, sizeof(si)))
+			return -EFAULT;     /* the signal is taken, as on Linux */
+	}
+	return sig;
+}
+
+SYSCALL(SYS_rt_sigtimedwait, rt_sigtimedwait)
+{
+	return sigtimedwait(arg, false);
+}
+
+SYSCALL(SYS_rt_sigtimedwait_time64, rt_sigtimedwait_time64)
+{
+	return sigtimedwait(arg, true);
+}
