@@ -429,6 +429,11 @@ COVERED = {
     ("docs/debugging.md", "make gdb"): "docs/debugging.gdb",
     ("docs/bochs.md", "make bochs"): "docs/bochs.make_bochs",
     ("docs/bochs.md", 'make bochs-debug APPEND="init=/bin/tls-demo"'): "docs/bochs.bochs_debug",
+    ("docs/web.md", "make web"): "make check builds it; web/node, web/chromium boot it",
+    ("docs/web.md", "make serve-web"): "web/chromium (tools/serve-web.py, the same server)",
+    ("docs/terminal.md", "sleep 100"): "smpN/shell.intr (Ctrl-C and Ctrl-\\ at the shell)",
+    ("docs/terminal.md", "echo $?"): "smpN/shell.intr",
+    ("docs/terminal.md", "sleep 100 | sleep 100"): "smpN/shell.intr",
 }
 
 
