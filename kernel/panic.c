@@ -103,35 +103,34 @@ static void panic_enter(void)
 	smp_stop_others();
 }
 
+/* The reason, then the backtrace from (eip, ebp), then every CPU stops. */
+static void __attribute__((noreturn)) vpanic_at(uint32_t eip, uint32_t ebp,
+						const char *fmt, va_list ap)
+{
+	panic_enter();
+	kprintf("\nPANIC: ");
+	vkprintf(fmt, ap);
+	kprintf("\n");
+	backtrace_from(eip, ebp);
+	smp_report_stopped();
+	power_off(STATUS_PANIC);
+}
+
 void panic(const char *fmt, ...)
 {
 	va_list ap;
 
-	panic_enter();
-	kprintf("\nPANIC: ");
 	va_start(ap, fmt);
-	vkprintf(fmt, ap);
-	va_end(ap);
-	kprintf("\n");
 	/* Start at our caller: panic's own frame says nothing. */
-	backtrace_from(((uint32_t *)read_ebp())[1] - 1, ((uint32_t *)read_ebp())[0]);
-	smp_report_stopped();
-	power_off(STATUS_PANIC);
+	vpanic_at(((uint32_t *)read_ebp())[1] - 1, ((uint32_t *)read_ebp())[0], fmt, ap);
 }
 
 void panic_at(uint32_t eip, uint32_t ebp, const char *fmt, ...)
 {
 	va_list ap;
 
-	panic_enter();
-	kprintf("\nPANIC: ");
 	va_start(ap, fmt);
-	vkprintf(fmt, ap);
-	va_end(ap);
-	kprintf("\n");
-	backtrace_from(eip, ebp);
-	smp_report_stopped();
-	power_off(STATUS_PANIC);
+	vpanic_at(eip, ebp, fmt, ap);
 }
 
 static void print_registers(const struct trapframe *tf)

@@ -105,23 +105,29 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
 		   (info->code == SEGV_MAPERR || info->code == SEGV_ACCERR)) ? info->addr : 0;
 }
 
+/* Linux's get_sigframe, for both frames: below the interrupted stack
+ * (or at the top of the alternate one: sigaltstack_frame_top), the FPU
+ * state first (fpu_sigframe_alloc: nothing for a task without one, its
+ * address in *fpstate), then a frame of size bytes below it, aligned as
+ * the i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0, the
+ * return address just pushed. A stack too low wraps to the top of the
+ * address space and the copy fails. */
+static uint32_t frame_sp(const struct trapframe *tf, const struct k_sigaction *ka,
+			 uint32_t size, uint32_t *fpstate)
+{
+	uint32_t sp = fpu_sigframe_alloc(sigaltstack_frame_top(tf->esp, ka->flags), fpstate) - size;
+
+	return ((sp + 4) & ~15u) - 4;
+}
+
 int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 		   uint64_t oldmask, struct trapframe *tf)
 {
 	int sig = info->signo;
 	struct rt_sigframe f;
-	/* Linux's get_sigframe: below the interrupted stack (or at the top
-	 * of the alternate one: sigaltstack_frame_top), the FPU state first
-	 * (fpu_sigframe_alloc: nothing for a task without one), then the
-	 * frame below it, aligned as the i386 ABI wants at a function's
-	 * entry: ((sp + 4) & 15) == 0, the return address just pushed. A
-	 * stack too low wraps to the top of the address space and the copy
-	 * fails. */
 	uint32_t fpstate;
-	uint32_t sp = fpu_sigframe_alloc(sigaltstack_frame_top(tf->esp, ka->flags), &fpstate) -
-		      (uint32_t)sizeof(f);
+	uint32_t sp = frame_sp(tf, ka, sizeof(f), &fpstate);
 
-	sp = ((sp + 4) & ~15u) - 4;
 	memset(&f, 0, sizeof(f));
 	f.pretcode = (ka->flags & SA_RESTORER) ? (uint32_t)ka->restorer
 					       : sp + FRAME_OFF(retcode);
@@ -170,11 +176,8 @@ int setup_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 {
 	struct sigframe f;
 	uint32_t fpstate;
-	/* Where setup_rt_frame puts its frame: SA_ONSTACK applies here too. */
-	uint32_t sp = fpu_sigframe_alloc(sigaltstack_frame_top(tf->esp, ka->flags), &fpstate) -
-		      (uint32_t)sizeof(f);
+	uint32_t sp = frame_sp(tf, ka, sizeof(f), &fpstate);
 
-	sp = ((sp + 4) & ~15u) - 4;
 	memset(&f, 0, sizeof(f));
 	f.pretcode = (ka->flags & SA_RESTORER) ? (uint32_t)ka->restorer
 		     : sp + (uint32_t)__builtin_offsetof(struct sigframe, retcode);
