@@ -230,8 +230,11 @@ def tasks_vs_proc():
         return [(name, "Python error: %s" % errs[0], out[-2000:])]
     if b is None or "TID TGID PPID" not in b.out:
         return [(name, "ps printed no table", b.tail(20) if b else None)]
+    # ps adds a last column, the personality (PERS), that GDB's view
+    # does not show: it is matched and left out of the comparison.
     row = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+([RSDZX])\s+(\d+)\s+(-?\d+)\s+(\S+)\s+"
-                     r"(0x[0-9a-f]{8})\s+(0x[0-9a-f]{8})\s+(0x[0-9a-f]{8})\s*$", re.M)
+                     r"(0x[0-9a-f]{8})\s+(0x[0-9a-f]{8})\s+(0x[0-9a-f]{8})(?:\s+(?:seed|linux))?\s*$",
+                     re.M)
     ours = row.findall(out.split("TID TGID PPID STATE CPU EXITSIG COMM", 1)[-1])
     theirs = row.findall(b.out.split("TID TGID PPID", 1)[-1])
     if not ours:
