@@ -120,6 +120,22 @@ static uint32_t frame_sp(const struct trapframe *tf, const struct k_sigaction *k
 	return ((sp + 4) & ~15u) - 4;
 }
 
+/* Into the handler, for both frames: its stack and address, the
+ * arguments in eax/edx/ecx, the flat user selectors; DF clear as the ABI
+ * demands at a call, TF clear so the handler is not single-stepped. */
+static void enter_handler(struct trapframe *tf, const struct k_sigaction *ka, uint32_t sp,
+			  uint32_t eax, uint32_t edx, uint32_t ecx)
+{
+	tf->esp = sp;
+	tf->eip = (uint32_t)ka->handler;
+	tf->eax = eax;
+	tf->edx = edx;
+	tf->ecx = ecx;
+	tf->cs = __USER_CS;
+	tf->ds = tf->es = tf->ss = __USER_DS;
+	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF);
+}
+
 int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 		   uint64_t oldmask, struct trapframe *tf)
 {
@@ -148,18 +164,9 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	if (fpu_save_sigframe(fpstate))
 		return -EFAULT;
 
-	/* Into the handler: handler(sig, &info, &uc) with the arguments on
-	 * the stack, and also in eax/edx/ecx for a regparm(3) handler, as
-	 * Linux does. The flat user selectors; DF clear as the ABI demands
-	 * at a call, TF clear so the handler is not single-stepped. */
-	tf->esp = sp;
-	tf->eip = (uint32_t)ka->handler;
-	tf->eax = (uint32_t)sig;
-	tf->edx = f.pinfo;
-	tf->ecx = f.puc;
-	tf->cs = __USER_CS;
-	tf->ds = tf->es = tf->ss = __USER_DS;
-	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF);
+	/* handler(sig, &info, &uc), the arguments also in eax/edx/ecx for
+	 * a regparm(3) handler, as Linux does. */
+	enter_handler(tf, ka, sp, (uint32_t)sig, f.pinfo, f.puc);
 	return 0;
 }
 
@@ -190,13 +197,7 @@ int setup_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	if (fpu_save_sigframe(fpstate))
 		return -EFAULT;
 	/* handler(sig): the one argument on the stack and in %eax. */
-	tf->esp = sp;
-	tf->eip = (uint32_t)ka->handler;
-	tf->eax = (uint32_t)info->signo;
-	tf->edx = tf->ecx = 0;
-	tf->cs = __USER_CS;
-	tf->ds = tf->es = tf->ss = __USER_DS;
-	tf->eflags &= ~(EFLAGS_TF | EFLAGS_DF);
+	enter_handler(tf, ka, sp, (uint32_t)info->signo, 0, 0);
 	return 0;
 }
 
