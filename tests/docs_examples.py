@@ -121,18 +121,34 @@ def expected_lines(block_lines):
             and l.strip() != "..." and not l.startswith("...")]
 
 
+# Threads that print at once (tls-demo's four threads and main) come out
+# in an order the scheduler picks: a sample line may also match one of the
+# REORDER_WINDOW output lines just before the point the sample has reached,
+# once each. Everything further apart must come out in the sample's order.
+REORDER_WINDOW = 8
+
+
 def missing_lines(sample, actual):
-    """The sample lines that do not come out, normalized, in order."""
+    """The sample lines that do not come out, normalized, in order (up to
+    REORDER_WINDOW lines of reordering)."""
     acts = [normalize(a) for a in strip_escapes(actual).splitlines()]
-    miss, pos = [], 0
+    miss, pos, used = [], 0, set()
     for s in sample:
         n = normalize(s)
+        if not n:
+            continue
         for i in range(pos, len(acts)):
-            if n and n in acts[i]:
+            if i not in used and n in acts[i]:
+                used.add(i)
                 pos = i + 1
                 break
         else:
-            miss.append(s)
+            near = [i for i in range(max(0, pos - REORDER_WINDOW), pos)
+                    if i not in used and n in acts[i]]
+            if near:
+                used.add(near[0])
+            else:
+                miss.append(s)
     return miss
 
 
