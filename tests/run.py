@@ -48,6 +48,10 @@ Runs, in order, and prints one line per test, `PASS name` or
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
 
+With --check-linux (make check-linux) it runs only the busybox group
+instead: Debian's busybox-static driven through Spindle's shell at -smp 1
+and 4 (tests/busybox.py), SKIP lines if it could not be fetched.
+
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
 the banner shows twice), a timeout, or a missing end-of-run line. A test
@@ -79,6 +83,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
+from busybox import busybox_jobs
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
@@ -390,10 +395,14 @@ def main():
     ap.add_argument("-t", action="append", default=[],
                     help="run tests with this exact name or shell glob (make test T=...)")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--check-linux", action="store_true",
+                    help="only the busybox group (make check-linux)")
     args = ap.parse_args()
     sel = Selection(args.k, [g for t in args.t for g in t.split()])
     res = Results()
 
+    if args.check_linux:
+        return run_jobs(res, sel, busybox_jobs(), args.j)
     run_unit(res, sel)
 
     groups = discover_groups()
@@ -441,9 +450,16 @@ def main():
     jobs.append(("web/node_iso", web_node, (True,)))
     jobs.append(("web/chromium", web_browser, ()))
     jobs += doc_jobs()
+    return run_jobs(res, sel, jobs, args.j)
+
+
+def run_jobs(res, sel, jobs, nproc):
+    """Runs the selected (name, function, args) jobs, nproc at once, and
+    prints their lines in a fixed order, then the summary; the exit
+    status."""
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, nproc)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]
         for fut in futures:                 # report in a fixed order
             try:
