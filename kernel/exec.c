@@ -190,10 +190,13 @@ static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32
 		return -ENOMEM;
 	w = (uint32_t *)img;
 	w[n++] = (uint32_t)s->argc;
+	mm->arg_start = mm->arg_end = strings;
 	for (i = 0; i < s->argc + s->envc; i++) {
 		if (i == s->argc)
 			w[n++] = 0;             /* end of argv */
 		w[n++] = str;
+		if (i < s->argc)
+			mm->arg_end = str + (uint32_t)strlen(s->buf + (str - strings)) + 1;
 		str += (uint32_t)strlen(s->buf + (str - strings)) + 1;
 	}
 	if (s->envc == 0)
@@ -411,7 +414,12 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 
 	if (old)
 		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
+	/* Under tasklist_lock: /proc/PID/stat takes its own reference on
+	 * t->mm under it (kernel/fs/proc_pid.c), so old cannot be freed
+	 * between its read of the pointer and its mm_get. */
+	flags = spin_lock_irqsave(&tasklist_lock);
 	t->mm = mm;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	mm_activate(mm);
 	ldt_load(mm, this_cpu());
 	if (old)

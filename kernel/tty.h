@@ -111,6 +111,9 @@ void tty_write(const char *s, size_t n);
 long tty_ioctl(unsigned cmd, uint32_t arg);
 /* The console's session and foreground group (kernel/init.c: init's). */
 void tty_set_session(int sid, int pgrp);
+/* The console's foreground process group if sid is its session, else
+ * -1 (/proc/PID/stat's tpgid). */
+int tty_foreground_of(int sid);
 /* Takes over the console's input from console_getc (the kernel monitor):
  * from now on the COM1 interrupt feeds the line discipline. tty_read
  * calls it; idempotent. */

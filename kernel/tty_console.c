@@ -128,6 +128,15 @@ void tty_attach(void)
 	tty_rx();                   /* what was typed before */
 }
 
+int tty_foreground_of(int sid)
+{
+	uint32_t flags = spin_lock_irqsave(&tty.lock);
+	int pgrp = sid && tty.sid == sid ? tty.pgrp : -1;
+
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return pgrp;
+}
+
 void tty_set_session(int sid, int pgrp)
 {
 	uint32_t flags = spin_lock_irqsave(&tty.lock);

@@ -253,6 +253,11 @@ extern const struct file_ops ramfs_reg_fops;
 extern const struct file_ops dir_fops;  /* any directory (readdir.c) */
 struct inode *dev_console_inode(void);  /* /dev/console (dev.c) */
 void proc_init(void);                   /* kernel/fs/proc.c */
+/* The text of /proc/<pid>/stat and /proc/<pid>/cmdline, a snapshot freed
+ * by kinfo_release; NULL with *err (-ENOENT, -ENOMEM). kernel/fs/proc_pid.c */
+struct initrd_file;
+struct initrd_file *proc_pid_stat(int pid, int *err);
+struct initrd_file *proc_pid_cmdline(int pid, int *err);
 void dev_init(void);                    /* kernel/fs/dev.c */
 void initramfs_unpack(void);            /* kernel/fs/initramfs.c */
 /* Reads from an inode into kernel memory, for execve (mutex taken). */

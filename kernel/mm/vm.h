@@ -55,6 +55,9 @@ struct mm {
 	struct desc *ldt;
 	uint32_t ldt_entries;
 	uint32_t rss_pages;     /* user pages mapped now (statistics) */
+	/* execve's argument strings on the stack, [arg_start, arg_end):
+	 * /proc/PID/cmdline (Linux's mm->arg_start and arg_end) */
+	uint32_t arg_start, arg_end;
 };
 
 #define USER_STACK_TOP   USER_TOP                  /* 0xC0000000 */
