@@ -8,8 +8,10 @@ sleep 1
 t1=$(date +%s)
 [ $((t1 - t0)) -ge 1 ] && [ $((t1 - t0)) -le 3 ] && echo "slept about 1 s"
 date -u -d @0 '+%Y-%m-%d %H:%M:%S'
-# The shell runs its applets by executing /proc/self/exe: comm is "exe",
-# on Linux too (the base name of the path execve was given).
+# ps lists the job. Its comm depends on how far it has got, on Linux
+# too: "busybox" (the shell's fork), "exe" (the shell runs its applets
+# by executing /proc/self/exe, and comm is the base name of the path
+# execve was given), then "sleep" (the applet names itself).
 sleep 30 &
 pid=$!
 ps -o pid,comm | grep "^ *$pid " | awk '{print "ps shows", $2}'
