@@ -50,7 +50,8 @@ Runs, in order, and prints one line per test, `PASS name` or
 
 With --check-linux (make check-linux) it runs only the busybox group
 instead: Debian's busybox-static driven through Spindle's shell at -smp 1
-and 4 (tests/busybox.py), SKIP lines if it could not be fetched.
+and 4 (tests/busybox.py), and README's `make run-busybox` transcript
+(docs/README.run_busybox); SKIP lines if busybox could not be fetched.
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
@@ -84,7 +85,7 @@ from console import monitor_session, shell_eof, shell_files, shell_oom, shell_se
 from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
 from busybox import busybox_jobs
-from docs_examples import doc_jobs, outside_references
+from docs_examples import doc_jobs, outside_references, readme_run_busybox
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
@@ -402,7 +403,8 @@ def main():
     res = Results()
 
     if args.check_linux:
-        return run_jobs(res, sel, busybox_jobs(), args.j)
+        return run_jobs(res, sel, busybox_jobs() + [
+            ("docs/README.run_busybox", readme_run_busybox, ())], args.j)
     run_unit(res, sel)
 
     groups = discover_groups()
