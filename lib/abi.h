@@ -128,6 +128,8 @@
 #define SYS_getegid32          202
 #define SYS_setuid32           213
 #define SYS_setgid32           214
+#define SYS_getgroups            80
+#define SYS_getgroups32         205
 #define SYS_tkill              238
 #define SYS_set_tid_address    258
 #define SYS_clock_getres       266
@@ -243,6 +245,12 @@ struct pollfd {
 	short revents;
 };
 _Static_assert(sizeof(struct pollfd) == 8, "i386 struct pollfd is 8 bytes");
+
+/* ---- utimensat (kernel/fs/utimes.c) ---- */
+#define SYS_utimensat        320
+#define SYS_utimensat_time64 412
+#define UTIME_NOW  ((1l << 30) - 1l)    /* a tv_nsec: the time now */
+#define UTIME_OMIT ((1l << 30) - 2l)    /* a tv_nsec: leave that time */
 
 /* stat64, fstat64, lstat64, fstatat64: i386's struct stat64, packed as
  * Linux declares it (the long longs sit at 4-byte offsets; its longs
