@@ -31,6 +31,7 @@ enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_PIDDIR, P_EXE, P_STAT, P_CM
 
 #define PID_POS 8               /* readdir position of pid 0 */
 #define PROC_INO(pid, kind) (0x1000u + (uint32_t)(pid) * 8u + (uint32_t)(kind))
+_Static_assert(P_NKINDS <= 8, "PROC_INO gives each pid 8 inode numbers");
 
 static const struct inode_ops root_iops, pid_iops, self_iops, exe_iops, file_iops;
 static const struct file_ops kinfo_fops, pidfile_fops;
