@@ -14,6 +14,12 @@ One boot per CPU count of BUSYBOX_SMP_COUNTS, on build/busybox/initrd.cpio
   smpN/busybox.from_spindle_sh
                       SPINDLE_SH below: busybox applets started by Spindle's
                       shell, alone and in pipes with Spindle's programs
+  smpN/busybox.ash_interactive
+                      `busybox sh` at Spindle's shell: busybox's own shell
+                      on the console (line editing over termios), a
+                      command, `cd`, Ctrl-C ending a `sleep 100` (status
+                      130) while the shell lives, and `exit 3` back to
+                      Spindle's shell with its status
   smpN/busybox.boot   the boot itself: no panic, the shell's `exit 0` ends
                       init and the machine
 
@@ -23,7 +29,8 @@ build/busybox/why), every test is a SKIP line with that reason.
 import os
 import re
 
-from machine import BUILD, ROOT, SKIP, qemu_code, qemu_kernel_cmd, run_qemu
+from machine import (BUILD, ROOT, SKIP, check_in_order, qemu_code, qemu_kernel_cmd,
+                     run_qemu)
 
 BUSYBOX_B = os.path.join(BUILD, "busybox")
 BUSYBOX_INITRD = os.path.join(BUSYBOX_B, "initrd.cpio")
@@ -48,13 +55,36 @@ SPINDLE_SH = [
 ]
 
 
+# busybox's shell typed into: (prompt, text[, delay]) as run_qemu takes
+# them, and what must come out, in order (machine.check_in_order).
+ASH_SCRIPT = [
+    ("$ ", "busybox sh\n"),
+    ("# ", "echo ash $((6 * 7))\n"),
+    ("# ", "cd /proc && pwd\n"),
+    ("# ", "sleep 100\n"),
+    ("sleep 100", "\x03", 1.0),          # Ctrl-C once it runs
+    ("# ", "echo status $?\n"),
+    ("# ", "exit 3\n"),
+    ("$ ", "echo @@ash $?\n"),
+]
+ASH_EXPECT = [
+    ("busybox's banner", r"^BusyBox v1\.\d+\.\d+ .*built-in shell \(ash\)$"),
+    ("arithmetic", r"^ash 42$"),
+    ("cd and pwd", r"^/proc$"),
+    ("Ctrl-C echoed", r"\^C$"),
+    ("the interrupted command's status", r"^status 130$"),
+    ("exit 3 back in Spindle's shell", r"^@@ash 3$"),
+]
+
+
 def scripts():
     return sorted(f[:-3] for f in os.listdir(SCRIPTS) if f.endswith(".sh"))
 
 
 def test_names(smp):
     p = "smp%d/busybox." % smp
-    return [p + s for s in scripts()] + [p + "from_spindle_sh", p + "boot"]
+    return [p + s for s in scripts()] + [p + "from_spindle_sh", p + "ash_interactive",
+                                         p + "boot"]
 
 
 def skip_reason():
@@ -111,9 +141,10 @@ def session(smp):
                   "echo @@end %s $?" % s]
     for i, (cmd, _, _) in enumerate(SPINDLE_SH):
         typed += ["echo @@begin sh%d" % i, cmd, "echo @@end sh%d $?" % i]
-    typed.append("exit 0")
+    typed.append("echo @@begin ash")
+    script = [("$ ", t + "\n") for t in typed] + ASH_SCRIPT + [("$ ", "exit 0\n")]
     b = run_qemu(qemu_kernel_cmd(smp, "", BUSYBOX_INITRD),
-                 stdin_script=[("$ ", t + "\n") for t in typed], timeout=BUSYBOX_TIMEOUT)
+                 stdin_script=script, timeout=BUSYBOX_TIMEOUT)
     # The whole console, to read when something fails.
     with open(os.path.join(BUSYBOX_B, "console-smp%d.txt" % smp), "w") as f:
         f.write(b.out)
@@ -141,6 +172,9 @@ def session(smp):
         if bad:
             break
     res.append((prefix + "from_spindle_sh", bad, b.tail(20) if bad else None))
+    at = b.out.find("\n@@begin ash\n")
+    bad = check_in_order(b.out[at:], ASH_EXPECT) if at >= 0 else "no @@begin ash"
+    res.append((prefix + "ash_interactive", bad, b.tail(20) if bad else None))
     bad = b.problem()
     if not bad and not re.search(r"^init exited with status 0$", b.out, re.M):
         bad = "no 'init exited with status 0' after exit 0"
