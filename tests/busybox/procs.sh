@@ -6,7 +6,8 @@ date +%Y > /dev/null && echo "date: ok"
 t0=$(date +%s)
 sleep 1
 t1=$(date +%s)
-[ $((t1 - t0)) -ge 1 ] && [ $((t1 - t0)) -le 3 ] && echo "slept about 1 s"
+# At least 1 s; at most 10 however busy the host running QEMU is.
+[ $((t1 - t0)) -ge 1 ] && [ $((t1 - t0)) -le 10 ] && echo "slept about 1 s"
 date -u -d @0 '+%Y-%m-%d %H:%M:%S'
 # ps lists the job. Its comm depends on how far it has got, on Linux
 # too: "busybox" (the shell's fork), "exe" (the shell runs its applets

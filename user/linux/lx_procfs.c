@@ -121,11 +121,16 @@ TEST(child_and_zombie)
 		_exit(read(p[0], &c, 1) == 1 ? 3 : 4);
 	}
 	close(p[0]);
-	/* Asleep in read (give it time to get there). */
-	usleep(200000);
-	int n = stat_fields(pid, buf, sizeof(buf), f, 64);
-	char state = n > 2 ? f[2][0] : '?';
-	int ppid = n > 3 ? atoi(f[3]) : -1;
+	/* Asleep in read once it gets there (at most 5 s on a busy host). */
+	int n = 0, ppid = -1;
+	char state = '?';
+	for (int k = 0; k < 500 && state != 'S'; k++) {
+		if (k)
+			usleep(10000);
+		n = stat_fields(pid, buf, sizeof(buf), f, 64);
+		state = n > 2 ? f[2][0] : '?';
+		ppid = n > 3 ? atoi(f[3]) : -1;
+	}
 	/* Let it exit; it stays a zombie until waited for. */
 	if (write(p[1], "x", 1) != 1)
 		FAIL("write");
@@ -171,9 +176,16 @@ TEST(cmdline)
 		_exit(127);
 	}
 	close(p[0]);
-	usleep(300000);                         /* it has exec'd and waits */
+	/* Once it has exec'd (until then it has our arguments), at most 5 s. */
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	long len = slurp(path, buf, sizeof(buf));
+	long len = 0;
+	for (int k = 0; k < 500; k++) {
+		if (k)
+			usleep(10000);
+		len = slurp(path, buf, sizeof(buf));
+		if (len > (long)strlen(argv0) + 1)
+			break;
+	}
 	close(p[1]);
 	waitpid(pid, &status, 0);
 	char want[256];
