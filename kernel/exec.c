@@ -414,12 +414,7 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 
 	if (old)
 		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
-	/* Under tasklist_lock: /proc/PID/stat takes its own reference on
-	 * t->mm under it (kernel/fs/proc_pid.c), so old cannot be freed
-	 * between its read of the pointer and its mm_get. */
-	flags = spin_lock_irqsave(&tasklist_lock);
 	t->mm = mm;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 	mm_activate(mm);
 	ldt_load(mm, this_cpu());
 	if (old)

@@ -131,15 +131,11 @@ void release_user_vm_lock(struct task *t)
 static void exit_mm(struct task *t)
 {
 	struct mm *mm = t->mm;
-	uint32_t flags;
 
 	if (!mm)
 		return;
 	release_user_vm_lock(t);
-	/* Under tasklist_lock, as in execve (kernel/fs/proc_pid.c). */
-	flags = spin_lock_irqsave(&tasklist_lock);
 	t->mm = NULL;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
 	/* Off this page directory (and LDT) before it may be freed. */
 	mm_activate(NULL);
 	ldt_load(NULL, this_cpu());

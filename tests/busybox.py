@@ -29,6 +29,7 @@ build/busybox/why), every test is a SKIP line with that reason.
 import os
 import re
 
+from docs_examples import readme_run_busybox
 from machine import (BUILD, ROOT, SKIP, check_in_order, qemu_code, qemu_kernel_cmd,
                      run_qemu)
 
@@ -186,4 +187,5 @@ def session(smp):
 
 def busybox_jobs():
     """(name, function, args) for tests/run.py --check-linux."""
-    return [("smp%d/busybox" % smp, session, (smp,)) for smp in BUSYBOX_SMP_COUNTS]
+    return [("smp%d/busybox" % smp, session, (smp,)) for smp in BUSYBOX_SMP_COUNTS] + \
+        [("docs/README.run_busybox", readme_run_busybox, ())]

@@ -48,11 +48,6 @@ Runs, in order, and prints one line per test, `PASS name` or
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
 
-With --check-linux (make check-linux) it runs only the busybox group
-instead: Debian's busybox-static driven through Spindle's shell at -smp 1
-and 4 (tests/busybox.py), and README's `make run-busybox` transcript
-(docs/README.run_busybox); SKIP lines if busybox could not be fetched.
-
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
 the banner shows twice), a timeout, or a missing end-of-run line. A test
@@ -60,7 +55,11 @@ whose tool is not installed (Bochs, GRUB, GDB) prints `SKIP name: why`,
 and the last line then ends `, N skipped`. Exit status 1 if anything
 failed. Options: -t NAME runs the tests with that exact name or shell
 glob (make test T=NAME); -k PATTERN those whose name contains PATTERN;
--j N boots N machines at once.
+-j N boots N machines at once. --check-linux (make check-linux) runs
+only the busybox group instead: Debian's busybox-static driven through
+Spindle's shell at -smp 1 and 4, and README's `make run-busybox`
+transcript (tests/busybox.py), SKIP lines if busybox could not be
+fetched.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
@@ -84,11 +83,11 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
-from busybox import busybox_jobs
-from docs_examples import doc_jobs, outside_references, readme_run_busybox
+from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
+from busybox import busybox_jobs
 
 # ---------------------------------------------------------------- unit
 def unit_binaries():
@@ -402,12 +401,10 @@ def main():
     sel = Selection(args.k, [g for t in args.t for g in t.split()])
     res = Results()
 
-    if args.check_linux:
-        return run_jobs(res, sel, busybox_jobs() + [
-            ("docs/README.run_busybox", readme_run_busybox, ())], args.j)
-    run_unit(res, sel)
+    if not args.check_linux:
+        run_unit(res, sel)
 
-    groups = discover_groups()
+    groups = [] if args.check_linux else discover_groups()
     user_tests = discover_user_tests()
     linux_tests = discover_linux_tests()
     jobs = []
@@ -452,16 +449,11 @@ def main():
     jobs.append(("web/node_iso", web_node, (True,)))
     jobs.append(("web/chromium", web_browser, ()))
     jobs += doc_jobs()
-    return run_jobs(res, sel, jobs, args.j)
-
-
-def run_jobs(res, sel, jobs, nproc):
-    """Runs the selected (name, function, args) jobs, nproc at once, and
-    prints their lines in a fixed order, then the summary; the exit
-    status."""
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
+    if args.check_linux:                # instead of all the above
+        jobs = [(fn, a) for name, fn, a in busybox_jobs() if sel.job(name)]
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, nproc)) as ex:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]
         for fut in futures:                 # report in a fixed order
             try:

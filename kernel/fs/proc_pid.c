@@ -47,17 +47,23 @@ static struct initrd_file *snapshot(const char *text, size_t len, int *err)
 	return f;
 }
 
-/* The process (its leader) with pid, with its mm referenced (or NULL),
- * under tasklist_lock; NULL if there is none. t->mm changes only under
- * tasklist_lock (execve, exit), so the reference is taken safely. */
-static struct task *get_process_locked(int pid, struct mm **mm)
+/* The process (its leader) with pid, under tasklist_lock, and its
+ * address space with a reference taken (mm_put it), or NULL (a zombie, a
+ * kernel thread, or one whose last user is putting it: mm_put in
+ * kernel/mm/vm.c waits for tasklist_lock before it frees, so mm is
+ * still there to look at). NULL if there is no such process. The pages
+ * are read after tasklist_lock is dropped, with interrupts on: a CPU
+ * spinning on mm->lock with them off could not answer the TLB shootdown
+ * of another that holds it (kernel/mm/vm.c page_make_ready). */
+static struct task *find_process_locked(int pid, struct mm **mm)
 {
 	struct task *t = pid > 0 ? task_find(pid) : NULL;
 
 	if (!t || t->tgid != pid || t->group_leader != t || t->state == TASK_DEAD)
 		return NULL;
-	if ((*mm = t->mm))
-		mm_get(*mm);
+	*mm = __atomic_load_n(&t->mm, __ATOMIC_ACQUIRE);
+	if (*mm && !mm_get_unless_zero(*mm))
+		*mm = NULL;
 	return t;
 }
 
@@ -124,13 +130,12 @@ static void read_task_locked(struct task *t, struct stat_fields *s)
 /* Its areas' total size (vsize, bytes) and resident pages (rss). */
 static void read_mm(struct mm *mm, uint32_t *vsize, uint32_t *rss)
 {
-	uint32_t flags = spin_lock_irqsave(&mm->lock);
-
+	spin_lock(&mm->lock);
 	*vsize = 0;
 	for (struct vma *v = mm->vmas; v; v = v->next)
 		*vsize += v->end - v->start;
 	*rss = mm->rss_pages;
-	spin_unlock_irqrestore(&mm->lock, flags);
+	spin_unlock(&mm->lock);
 }
 
 struct initrd_file *proc_pid_stat(int pid, int *err)
@@ -138,7 +143,7 @@ struct initrd_file *proc_pid_stat(int pid, int *err)
 	struct stat_fields s;
 	struct mm *mm = NULL;
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = get_process_locked(pid, &mm);
+	struct task *t = find_process_locked(pid, &mm);
 	uint32_t vsize = 0, rss = 0, arg_start = 0, arg_end = 0;
 	char buf[STAT_MAX];
 	int tpgid, n;
@@ -183,12 +188,14 @@ struct initrd_file *proc_pid_stat(int pid, int *err)
 	return snapshot(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, err);
 }
 
-/* Copies [start, start + n) of mm into buf through its page tables;
- * stops at the first page not there. The bytes copied. */
+/* Copies [start, start + n) of mm into buf through its page tables
+ * (the kernel's direct map of each frame); stops at the first page not
+ * there. The bytes copied. */
 static size_t read_mm_bytes(struct mm *mm, uint32_t start, char *buf, size_t n)
 {
-	uint32_t flags = spin_lock_irqsave(&mm->lock);
 	size_t done = 0;
+
+	spin_lock(&mm->lock);
 
 	while (done < n) {
 		uint32_t va = start + (uint32_t)done, off = va & (PAGE_SIZE - 1);
@@ -200,28 +207,30 @@ static size_t read_mm_bytes(struct mm *mm, uint32_t start, char *buf, size_t n)
 		memcpy(buf + done, (const char *)pte_page(*pte) + off, k);
 		done += k;
 	}
-	spin_unlock_irqrestore(&mm->lock, flags);
+	spin_unlock(&mm->lock);
 	return done;
 }
 
 struct initrd_file *proc_pid_cmdline(int pid, int *err)
 {
 	struct mm *mm = NULL;
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = get_process_locked(pid, &mm);
 	struct initrd_file *f;
+	struct task *t;
 	size_t len = 0;
-	char *buf;
+	uint32_t flags;
+	/* Allocated first: not under tasklist_lock. */
+	char *buf = kmalloc(CMDLINE_MAX);
 
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	if (!t) {
-		*err = -ENOENT;
+	if (!buf) {
+		*err = -ENOMEM;
 		return NULL;
 	}
-	if (!(buf = kmalloc(CMDLINE_MAX))) {
-		if (mm)
-			mm_put(mm);
-		*err = -ENOMEM;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	t = find_process_locked(pid, &mm);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!t) {
+		kfree(buf);
+		*err = -ENOENT;
 		return NULL;
 	}
 	if (mm) {
