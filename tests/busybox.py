@@ -22,6 +22,9 @@ One boot per CPU count of BUSYBOX_SMP_COUNTS, on build/busybox/initrd.cpio
                       Spindle's shell with its status
   smpN/busybox.boot   the boot itself: no panic, the shell's `exit 0` ends
                       init and the machine
+  docs/README.run_busybox
+                      README's `make run-busybox` transcript, run as
+                      written (tests/docs_examples.py)
 
 When busybox could not be fetched (tools/busybox.sh said why, in
 build/busybox/why), every test is a SKIP line with that reason.
