@@ -3,7 +3,7 @@
  * not open (POLLNVAL) and negative (skipped); timeouts of 0, some and
  * none; a wake-up by another thread and by another process; a signal
  * (EINTR), a bad pointer (EFAULT), too many fds (EINVAL); regular files,
- * /dev/null and the console. busybox's shell reads its `read` builtin's
+ * /dev/null, a FIFO (where mkfifo exists) and the console. busybox's shell reads its `read` builtin's
  * input through poll. Each expectation is Linux 6.1's, checked with
  * qemu-i386 on Linux. */
 #define _GNU_SOURCE
@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -308,6 +309,53 @@ TEST(files_are_always_ready)
 	EXPECT_EQ(p[1].revents, POLLIN | POLLOUT);
 }
 
+TEST(fifo)
+{
+	const char *path = "/lx_poll_fifo";
+	struct pollfd p = { 0, POLLIN, 0 };
+	char c;
+
+	unlink(path);
+	if (mkfifo(path, 0600) < 0) {
+		if (errno == ENOSYS) {
+			printf("lx_poll: no mkfifo (ENOSYS): FIFO case not checked\n");
+			return;
+		}
+		FAIL("mkfifo: %s", strerror(errno));
+	}
+	int rd = open(path, O_RDONLY | O_NONBLOCK);     /* no writer: no wait */
+	int wr = open(path, O_WRONLY);
+	p.fd = rd;
+	int empty = poll(&p, 1, 0);
+	short empty_ev = p.revents;
+	int w = (int)write(wr, "x", 1);
+	int data = poll(&p, 1, 0);
+	short data_ev = p.revents;
+	struct pollfd q = { wr, POLLOUT, 0 };
+	int out = poll(&q, 1, 0);
+	close(wr);
+	int hup = poll(&p, 1, 0);
+	short hup_ev = p.revents;
+	int r = (int)read(rd, &c, 1);
+	int gone = poll(&p, 1, 0);
+	short gone_ev = p.revents;
+	close(rd);
+	unlink(path);
+	EXPECT(rd >= 0 && wr >= 0, "open: %s", strerror(errno));
+	EXPECT_EQ(empty, 0);
+	EXPECT_EQ(empty_ev, 0);
+	EXPECT_EQ(w, 1);
+	EXPECT_EQ(data, 1);
+	EXPECT_EQ(data_ev, POLLIN);
+	EXPECT_EQ(out, 1);
+	EXPECT_EQ(q.revents, POLLOUT);
+	EXPECT_EQ(hup, 1);
+	EXPECT_EQ(hup_ev, POLLIN | POLLHUP);    /* the byte is still there */
+	EXPECT_EQ(r, 1);
+	EXPECT_EQ(gone, 1);
+	EXPECT_EQ(gone_ev, POLLHUP);
+}
+
 TEST(console)
 {
 	struct pollfd p[2] = { { 0, POLLIN, 0 }, { 1, POLLOUT, 0 } };
@@ -338,6 +386,7 @@ int main(void)
 	RUN(signal_is_eintr);
 	RUN(errors);
 	RUN(files_are_always_ready);
+	RUN(fifo);
 	RUN(console);
 	return lx_exit_code();
 }
