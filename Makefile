@@ -5,6 +5,9 @@
 #   make check        every test: host unit tests, in-guest tests under QEMU
 #                     at -smp 1, 2, 4 and 8, the GRUB ISO, Bochs, GDB, the docs
 #   make test T=NAME  the tests with that exact name or glob (T='smp*/t_fork')
+#   make check-linux  Debian's busybox-static (fetched into build/busybox)
+#                     running shell scripts on Spindle (docs/busybox.md);
+#                     make run-busybox: make run with /bin/busybox
 #   make iso          build/spindle.iso (GRUB 2, BIOS)
 #   make qemu-gdb     QEMU stopped at the first instruction, waiting for GDB,
 #                     with the debug kernel (build/debug, -Og)
@@ -237,6 +240,7 @@ include tests/unit/Makefile.inc
 include user/Makefile.inc
 include web/Makefile.inc
 include user/linux/Makefile.inc
+include tests/busybox/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso

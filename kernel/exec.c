@@ -190,10 +190,13 @@ static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32
 		return -ENOMEM;
 	w = (uint32_t *)img;
 	w[n++] = (uint32_t)s->argc;
+	mm->arg_start = mm->arg_end = strings;
 	for (i = 0; i < s->argc + s->envc; i++) {
 		if (i == s->argc)
 			w[n++] = 0;             /* end of argv */
 		w[n++] = str;
+		if (i < s->argc)
+			mm->arg_end = str + (uint32_t)strlen(s->buf + (str - strings)) + 1;
 		str += (uint32_t)strlen(s->buf + (str - strings)) + 1;
 	}
 	if (s->envc == 0)

@@ -13,6 +13,7 @@
 #include "kernel/clock.h"
 #include "kernel/console.h"
 #include "kernel/file.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
@@ -127,6 +128,15 @@ void tty_attach(void)
 	tty_rx();                   /* what was typed before */
 }
 
+int tty_foreground_of(int sid)
+{
+	uint32_t flags = spin_lock_irqsave(&tty.lock);
+	int pgrp = sid && tty.sid == sid ? tty.pgrp : -1;
+
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return pgrp;
+}
+
 void tty_set_session(int sid, int pgrp)
 {
 	uint32_t flags = spin_lock_irqsave(&tty.lock);
@@ -239,6 +249,28 @@ long tty_read(uint32_t ubuf, size_t n)
 		tty_receive();
 	/* What was read is taken: if the buffer is bad, it is lost (Linux too). */
 	return got ? copy_to_user_partial(ubuf, kbuf, got) : 0;
+}
+
+unsigned tty_poll(struct poll_table *pt)
+{
+	const struct ldisc *l = &tty.ld;
+	unsigned mask = POLLOUT | POLLWRNORM;
+	uint32_t flags;
+	size_t want;
+
+	tty_attach();
+	poll_wait(pt, &tty.readers);
+	flags = spin_lock_irqsave(&tty.lock);
+	if (l->t.c_lflag & ICANON) {
+		if (ldisc_readable(l))
+			mask |= POLLIN | POLLRDNORM;
+	} else {
+		want = l->t.c_cc[VTIME] == 0 && l->t.c_cc[VMIN] ? l->t.c_cc[VMIN] : 1;
+		if (ldisc_available(l) >= want)
+			mask |= POLLIN | POLLRDNORM;
+	}
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return mask;
 }
 
 /* TIOCSPGRP: Linux's tiocspgrp: only from the console's session

@@ -55,7 +55,11 @@ whose tool is not installed (Bochs, GRUB, GDB) prints `SKIP name: why`,
 and the last line then ends `, N skipped`. Exit status 1 if anything
 failed. Options: -t NAME runs the tests with that exact name or shell
 glob (make test T=NAME); -k PATTERN those whose name contains PATTERN;
--j N boots N machines at once.
+-j N boots N machines at once. --check-linux (make check-linux) runs
+only the busybox group instead: Debian's busybox-static driven through
+Spindle's shell at -smp 1 and 4, and README's `make run-busybox`
+transcript (tests/busybox.py), SKIP lines if busybox could not be
+fetched.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
@@ -83,6 +87,7 @@ from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
+from busybox import busybox_jobs
 
 # ---------------------------------------------------------------- unit
 def unit_binaries():
@@ -390,13 +395,16 @@ def main():
     ap.add_argument("-t", action="append", default=[],
                     help="run tests with this exact name or shell glob (make test T=...)")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--check-linux", action="store_true",
+                    help="only the busybox group (make check-linux)")
     args = ap.parse_args()
     sel = Selection(args.k, [g for t in args.t for g in t.split()])
     res = Results()
 
-    run_unit(res, sel)
+    if not args.check_linux:
+        run_unit(res, sel)
 
-    groups = discover_groups()
+    groups = [] if args.check_linux else discover_groups()
     user_tests = discover_user_tests()
     linux_tests = discover_linux_tests()
     jobs = []
@@ -442,6 +450,8 @@ def main():
     jobs.append(("web/chromium", web_browser, ()))
     jobs += doc_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
+    if args.check_linux:                # instead of all the above
+        jobs = [(fn, a) for name, fn, a in busybox_jobs() if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]

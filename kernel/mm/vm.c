@@ -24,6 +24,7 @@
 #include "arch/i386/x86.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/task.h"         /* tasklist_lock, for mm_put */
 
 static struct objcache mm_cache;
 struct objcache vma_cache;
@@ -69,12 +70,33 @@ void mm_get(struct mm *mm)
 	__atomic_add_fetch(&mm->users, 1, __ATOMIC_SEQ_CST);
 }
 
+bool mm_get_unless_zero(struct mm *mm)
+{
+	int n = __atomic_load_n(&mm->users, __ATOMIC_SEQ_CST);
+
+	while (n > 0)
+		if (__atomic_compare_exchange_n(&mm->users, &n, n + 1, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return true;
+	return false;
+}
+
 void mm_put(struct mm *mm)
 {
 	uint32_t va = 0, *pte;
+	uint32_t flags;
 
 	if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_SEQ_CST) > 0)
 		return;
+	/* /proc/PID/stat and cmdline find another process's mm under
+	 * tasklist_lock and take a reference with mm_get_unless_zero
+	 * (kernel/fs/proc_pid.c). Its last user has stored another mm or
+	 * NULL in task->mm already, so a reader that takes the lock from now
+	 * on cannot find this one; one that holds it now may be about to
+	 * look at users (and see 0): wait for it to let go (the lock as a
+	 * grace period) before freeing. Nobody calls this holding it. */
+	flags = spin_lock_irqsave(&tasklist_lock);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	/* The last user: nobody else can reach mm, so no lock. The CPU must
 	 * not be walking tables we are about to free. */
 	if (read_cr3() == V2P(mm->pgdir))

@@ -55,6 +55,9 @@ struct mm {
 	struct desc *ldt;
 	uint32_t ldt_entries;
 	uint32_t rss_pages;     /* user pages mapped now (statistics) */
+	/* execve's argument strings on the stack, [arg_start, arg_end):
+	 * /proc/PID/cmdline (Linux's mm->arg_start and arg_end) */
+	uint32_t arg_start, arg_end;
 };
 
 #define USER_STACK_TOP   USER_TOP                  /* 0xC0000000 */
@@ -64,6 +67,9 @@ struct mm {
 void vm_init(void);                     /* the mm and vma caches */
 
 struct mm *mm_create(void);             /* no user mappings; NULL: ENOMEM */
+/* mm_get, unless its last user has put it already (it is being freed):
+ * then false. For a reader that found mm under tasklist_lock (mm_put). */
+bool mm_get_unless_zero(struct mm *mm);
 struct mm *mm_copy(struct mm *src);     /* fork: copy-on-write; NULL: ENOMEM */
 void mm_get(struct mm *mm);             /* one more user (CLONE_VM) */
 void mm_put(struct mm *mm);             /* the last put frees it all */
