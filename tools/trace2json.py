@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """tools/trace2json.py LOG [JSON [SVG]] - a `trace` boot's console log to a
 Chrome trace-event file and an SVG timeline (docs/tracing.md).
+tools/trace2json.py --list LOG - the events as text, one a line, in time
+order: microseconds, CPU, kind, fields.
 
 The kernel (kernel/trace.c, trace_dump) prints its per-CPU event rings
 when init exits, between the lines
@@ -247,9 +249,34 @@ def svg(runs, marks, span, counts, dropped):
     return "\n".join(out) + "\n"
 
 
+def listing(tr):
+    """The events as text lines, in time order (a CPU's own order kept)."""
+    evs = sorted(enumerate(tr["events"]), key=lambda ie: (ie[1][1], ie[0]))
+    t0 = evs[0][1][1] if evs else 0
+    hz = tr["tsc_hz"] or 1
+    out = []
+    for _, (cpu, ts, kind, aux, a) in evs:
+        args = event_args(kind, aux, a)
+        if kind == "switch":
+            args["tls"] = ",".join(t or "-" for t in args["tls"])
+        out.append("%12.3f cpu%d %-10s %s" % ((ts - t0) * 1e6 / hz, cpu, kind,
+                                             " ".join("%s=%s" % kv for kv in args.items())))
+    return out
+
+
 def main(argv):
-    if len(argv) < 2 or len(argv) > 4:
-        sys.stderr.write("usage: tools/trace2json.py LOG [JSON [SVG]]\n")
+    if len(argv) == 3 and argv[1] == "--list":
+        try:
+            with open(argv[2], encoding="utf-8", errors="replace") as f:
+                tr = parse(f.read())
+        except (OSError, TraceError) as e:
+            sys.stderr.write("trace2json: %s: %s\n" % (argv[2], e))
+            return 1
+        print("\n".join(listing(tr)))
+        return 0
+    if len(argv) < 2 or len(argv) > 4 or argv[1].startswith("-"):
+        sys.stderr.write("usage: tools/trace2json.py LOG [JSON [SVG]]\n"
+                         "       tools/trace2json.py --list LOG\n")
         return 2
     log = argv[1]
     out_json = argv[2] if len(argv) > 2 else "build/trace.json"
