@@ -308,9 +308,11 @@ exhaust: all
 
 # A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
 # under -icount; build/trace.json and build/trace.svg from the console.
+# ICOUNT=0: plain TCG instead, every vCPU a host thread (not repeatable).
 PROG ?= start-detached 1000
+ICOUNT ?= 1
 trace: all
-	$(Q)tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(PROG)
+	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(PROG)
 
 clean:
 	rm -rf $(B) .gdbinit

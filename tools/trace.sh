@@ -21,8 +21,12 @@ case $prog in
 */*) init=$prog ;;
 *) init=/bin/$prog ;;
 esac
+# TRACE_ICOUNT=0 (make trace ICOUNT=0): plain TCG, each vCPU a host thread
+# running at once, so threads spread over the CPUs as on hardware; not
+# repeatable. Under -icount QEMU runs one vCPU at a time, in turns.
 ICOUNT="-icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm"
-echo "  TRACE   $init $* at -smp $cpus (console: $log)"
+[ "${TRACE_ICOUNT:-1}" = 0 ] && ICOUNT=
+echo "  TRACE   $init $* at -smp $cpus${ICOUNT:+ under -icount} (console: $log)"
 set +e
 timeout "${TRACE_TIMEOUT:-600}" qemu-system-i386 -m 128 -smp "$cpus" -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $ICOUNT \
