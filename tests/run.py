@@ -83,7 +83,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
-from trace_check import checker_rejects, trace_start_detached
+from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
@@ -447,6 +447,7 @@ def main():
     jobs.append(("repo/no_outside_references", outside_references, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("trace/start_detached", trace_start_detached, ()))
+    jobs.append(("trace/overflow_reported", overflow_reported, ()))
     jobs.append(("trace/checker_rejects", checker_rejects, ()))
     jobs.append(("trace/t_trace", trace_user_test, ()))
     jobs.append(("up/noapic", up_noapic, ()))

@@ -11,6 +11,9 @@
                            1,000 parks, and every parked task freed, reused
                            or still parked at the end; nothing dropped
       .svg                 the SVG is well-formed XML with a lane a CPU
+  trace/overflow_reported  start-detached 3000 at -smp 1 overfills cpu0's
+                           ring: the dump, the JSON and the summary line
+                           say how many events were dropped
   trace/checker_rejects    chrome_problems finds each fault planted in a
                            good trace (so .format can fail)
   trace/t_trace_on         /tests/t_trace on, booted with `trace`: the
@@ -177,6 +180,31 @@ def trace_start_detached(smp=4):
         res.append((name, problems[0] if problems else None,
                     "\n".join("    | " + p for p in problems[1:6]) or None))
     return res
+
+
+def overflow_reported():
+    name = "trace/overflow_reported"
+    b = run_qemu(qemu_kernel_cmd(1, "trace init=/bin/start-detached -- 3000") + ICOUNT,
+                 timeout=300)
+    bad = b.problem()
+    if not bad:
+        try:
+            tr = trace2json.parse(b.out)
+        except trace2json.TraceError as e:
+            bad = str(e)
+    if bad:
+        return [(name, bad, b.tail(20))]
+    obj = trace2json.build(tr)[0]
+    drops = tr["dropped"].get(0, 0)
+    if len(tr["events"]) != tr["ring"] or drops <= 0:
+        bad = "%d events kept of a %d-event ring, %d dropped: want a full ring and drops" % (
+            len(tr["events"]), tr["ring"], drops)
+    elif obj["otherData"]["dropped"] != drops or tr["total_dropped"] != drops:
+        bad = "dropped: %d in the D line, %d at the end, %d in the JSON" % (
+            drops, tr["total_dropped"], obj["otherData"]["dropped"])
+    elif "started up 3000 threads!" not in b.out:
+        bad = "start-detached did not start its 3000 threads"
+    return [(name, bad, None)]
 
 
 def checker_rejects():
