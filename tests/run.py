@@ -45,7 +45,8 @@ Runs, in order, and prints one line per test, `PASS name` or
   trace/...    the scheduler tracer (tests/trace_check.py): make trace's run
                of start-detached 1000 at -smp 4, its JSON against the
                Chrome trace-event format, its event counts against the
-               program, its SVG; /tests/t_trace on, booted with `trace`
+               program, its SVG; a ring overfilled, its drops counted;
+               /tests/t_trace on, booted with `trace`
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
   repo/...     no file refers outside the repository
