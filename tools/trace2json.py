@@ -204,7 +204,7 @@ def svg(runs, marks, span, counts, dropped):
     t0, t_end, hz, cpus = span
     left, width, lane, top = 70, 1400, 44, 40
     legend_h = 24 * ((len(MARK_COLOURS) + 4) // 5) + 10
-    height = top + lane * cpus + 40 + legend_h
+    height = top + lane * cpus + 54 + legend_h
     length = max(t_end - t0, 1)
 
     def x(ts):
@@ -236,9 +236,21 @@ def svg(runs, marks, span, counts, dropped):
         y = top + cpu * lane
         tip = "%s on cpu%d at %.1f us: %s" % (kind, cpu, (ts - t0) * 1e6 / hz,
                                               json.dumps(args, sort_keys=True))
-        out.append('<rect x="%.2f" y="%d" width="1.5" height="8" fill="%s">'
-                   '<title>%s</title></rect>' % (x(ts), y + 1, MARK_COLOURS[kind], escape(tip)))
-    y = top + cpus * lane + 20
+        # Three rows of marks above the boxes, so kinds at one moment
+        # stay apart.
+        row = list(MARK_COLOURS).index(kind) % 3
+        out.append('<rect x="%.2f" y="%d" width="1.5" height="3" fill="%s">'
+                   '<title>%s</title></rect>' % (x(ts), y + 1 + 3 * row, MARK_COLOURS[kind],
+                                                escape(tip)))
+    # A time axis under the lanes: microseconds since the first event.
+    y = top + cpus * lane
+    for i in range(6):
+        ts = t0 + length * i // 5
+        out.append('<line x1="%.2f" y1="%d" x2="%.2f" y2="%d" stroke="#888"/>'
+                   % (x(ts), y - 4, x(ts), y + 2))
+        out.append('<text x="%.2f" y="%d" text-anchor="middle" font-size="10">%.1f us</text>'
+                   % (x(ts), y + 13, (ts - t0) * 1e6 / hz))
+    y += 34
     out.append('<text x="%d" y="%d">Boxes: a task running (colour by thread id; blank: '
                'the idle task). Marks, above the boxes:</text>' % (left, y))
     for i, (kind, c) in enumerate(MARK_COLOURS.items()):
