@@ -473,7 +473,7 @@ COVERED = {
     ("docs/tracing.md", 'make trace PROG="tls-demo 2" CPUS=1'): "docs/tracing.make_trace",
     ("docs/tracing.md", "tools/trace2json.py --list build/trace.log"):
         "docs/tracing.make_trace",
-    ("docs/tour.md", 'make qemu-gdb APPEND="init=/bin/tls-demo -- 2"'): "docs/tour.gdb",
+    ("docs/tour.md", 'make qemu-gdb APPEND="trace init=/bin/tls-demo -- 2"'): "docs/tour.gdb",
     ("docs/tour.md", "make gdb"): "docs/tour.gdb",
 }
 
