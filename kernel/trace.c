@@ -126,6 +126,7 @@ static void dump_event(int cpu, const struct trace_rec *ev)
 
 void trace_dump(void)
 {
+	uint64_t printed = 0, dropped = 0;
 	int ncpu = 0;
 
 	if (!__atomic_exchange_n(&trace_on, false, __ATOMIC_ACQ_REL))
@@ -135,12 +136,18 @@ void trace_dump(void)
 			ncpu = cpu + 1;
 	kprintf("--- trace begin: v1 cpus %d tsc_hz %llu ring %u ---\n", ncpu,
 		(unsigned long long)clock_tsc_hz(), (unsigned)TRACE_RING_EVENTS);
+	/* Another CPU may still be finishing an event it began before
+	 * trace_on went false: the totals are of what is printed here, so
+	 * the end line always agrees with the lines above it. */
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		uint32_t n = __atomic_load_n(&rings[cpu].head, __ATOMIC_ACQUIRE);
+		uint32_t d = __atomic_load_n(&rings[cpu].dropped, __ATOMIC_RELAXED);
 		for (uint32_t i = 0; i < n; i++)
 			dump_event(cpu, &rings[cpu].buf[i]);
-		kprintf("D %d %u\n", cpu, __atomic_load_n(&rings[cpu].dropped, __ATOMIC_RELAXED));
+		kprintf("D %d %u\n", cpu, d);
+		printed += n;
+		dropped += d;
 	}
 	kprintf("--- trace end: events %llu dropped %llu ---\n",
-		(unsigned long long)trace_recorded(), (unsigned long long)trace_dropped());
+		(unsigned long long)printed, (unsigned long long)dropped);
 }
