@@ -45,11 +45,12 @@ def chrome_problems(obj):
     object form (the "Trace Event Format" document): a list, empty if
     nothing. Checks the keys and types every event needs, the phases,
     "dur" on X events and "s" on instants, nondecreasing ts on each track
-    (pid, tid) in file order, and B/E pairs matching on each track."""
+    (pid, tid) in file order, B/E pairs matching on each track, and each
+    flow's end ("f") after a start ("s") of the same id."""
     bad = []
     if not isinstance(obj, dict) or not isinstance(obj.get("traceEvents"), list):
         return ["not an object with a traceEvents array"]
-    last, open_b = {}, {}
+    last, open_b, flows = {}, {}, set()
     for i, ev in enumerate(obj["traceEvents"]):
         where = "event %d" % i
         if not isinstance(ev, dict):
@@ -82,6 +83,12 @@ def chrome_problems(obj):
                 bad.append("%s: an X event with dur %r" % (where, dur))
         if ph in ("i", "I") and ev.get("s", "t") not in ("g", "p", "t"):
             bad.append("%s: instant scope %r" % (where, ev.get("s")))
+        if ph in ("s", "f") and not isinstance(ev.get("id"), (int, str)):
+            bad.append("%s: a flow event without an id" % where)
+        if ph == "s":
+            flows.add(ev.get("id"))
+        if ph == "f" and ev.get("id") not in flows:
+            bad.append("%s: flow %r ends before it starts" % (where, ev.get("id")))
         if ph == "B":
             open_b.setdefault(track, []).append(ev.get("name"))
         if ph == "E":
@@ -215,6 +222,8 @@ def checker_rejects():
         {"ph": "B", "name": "b", "pid": 0, "tid": 1, "ts": 1.5},
         {"ph": "i", "s": "t", "name": "clone", "pid": 0, "tid": 0, "ts": 2.0, "args": {}},
         {"ph": "E", "name": "b", "pid": 0, "tid": 1, "ts": 3.0},
+        {"ph": "s", "id": 7, "name": "clone", "pid": 0, "tid": 0, "ts": 3.0},
+        {"ph": "f", "bp": "e", "id": 7, "name": "clone", "pid": 0, "tid": 1, "ts": 3.5},
     ]}
     if chrome_problems(good):
         return [("trace/checker_rejects", "a good trace is refused: %s"
@@ -231,6 +240,8 @@ def checker_rejects():
         "B without E": lambda o: o["traceEvents"].pop(4),
         "E without B": lambda o: o["traceEvents"].pop(2),
         "metadata without args": lambda o: o["traceEvents"][0].pop("args"),
+        "a flow that ends unstarted": lambda o: o["traceEvents"].pop(5),
+        "a flow without an id": lambda o: o["traceEvents"][6].pop("id"),
     }
     missed = []
     for what, plant in faults.items():

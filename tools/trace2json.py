@@ -17,7 +17,8 @@ This reads them and writes:
     trace-event format, which Perfetto (ui.perfetto.dev) and
     chrome://tracing open. One process, "Spindle"; one track a CPU (tid =
     CPU number, named by "M" thread_name events); an "X" box for each run
-    of a task between two switches; an "i" mark for every other event.
+    of a task between two switches; an "i" mark for every other event;
+    a flow arrow ("s" to "f") from each clone to the child's first run.
     otherData has the totals: events, dropped, and a count by kind.
   - SVG (default build/trace.svg): one lane a CPU, a box a task run
     (coloured by thread id, the idle task left blank), a mark per event,
@@ -152,13 +153,13 @@ def build(tr):
     cpus = max(tr["cpus"], max(per_cpu, default=-1) + 1)
     trace_events = [{"ph": "M", "name": "process_name", "pid": 0, "tid": 0,
                      "args": {"name": "Spindle (%d CPUs)" % cpus}}]
-    runs, marks = [], []
+    runs, marks, tracks = [], [], {}
     for cpu in range(cpus):
         trace_events.append({"ph": "M", "name": "thread_name", "pid": 0, "tid": cpu,
                              "args": {"name": "cpu%d" % cpu}})
         trace_events.append({"ph": "M", "name": "thread_sort_index", "pid": 0,
                              "tid": cpu, "args": {"sort_index": cpu}})
-        track = []
+        track = tracks[cpu] = []
         running = None          # (tid, start ts, switch args)
         for (_, ts, kind, aux, a) in per_cpu.get(cpu, []):
             args = event_args(kind, aux, a)
@@ -172,15 +173,29 @@ def build(tr):
                 marks.append((cpu, ts, kind, args))
         if running:
             runs.append((cpu,) + running + (t_end,))
-        for (c, tid, start, args, end) in runs:
-            if c == cpu and tid != 0:
-                track.append({"ph": "X", "name": task_name(tid), "cat": "run",
-                              "pid": 0, "tid": cpu, "ts": us(start),
-                              "dur": round(us(end) - us(start), 3),
-                              "args": {"tid": tid, "prev": args["prev"], "tls": args["tls"]}})
+    for (cpu, tid, start, args, end) in runs:
+        if tid != 0:
+            tracks[cpu].append({"ph": "X", "name": task_name(tid), "cat": "run",
+                                "pid": 0, "tid": cpu, "ts": us(start),
+                                "dur": round(us(end) - us(start), 3),
+                                "args": {"tid": tid, "prev": args["prev"], "tls": args["tls"]}})
+    # A flow arrow from each clone to its child's first run, which may be
+    # on another CPU: id = the child's tid (unique within one trace unless
+    # tids wrap, which 32,767 clones would need).
+    first_run = {}
+    for (cpu, tid, start, _, _) in sorted(runs, key=lambda r: r[2]):
+        first_run.setdefault(tid, (cpu, start))
+    for (cpu, ts, kind, args) in marks:
+        if kind == "clone" and args["child"] in first_run and first_run[args["child"]][1] >= ts:
+            rcpu, rts = first_run[args["child"]]
+            tracks[cpu].append({"ph": "s", "id": args["child"], "name": "clone", "cat": "flow",
+                                "pid": 0, "tid": cpu, "ts": us(ts)})
+            tracks[rcpu].append({"ph": "f", "bp": "e", "id": args["child"], "name": "clone",
+                                 "cat": "flow", "pid": 0, "tid": rcpu, "ts": us(rts)})
+    for cpu in range(cpus):
         # Sorted by time on each track (the file's order is the viewer's).
-        track.sort(key=lambda ev: ev["ts"])
-        trace_events.extend(track)
+        tracks[cpu].sort(key=lambda ev: ev["ts"])
+        trace_events.extend(tracks[cpu])
     obj = {
         "traceEvents": trace_events,
         "displayTimeUnit": "ns",
