@@ -22,6 +22,9 @@
 #   make stress       the stress run: STRESS_SECONDS=600 at CPUS=4
 #                     (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
 #   make exhaust      t_exhaust with its bombs unbounded, at CPUS=4
+#   make trace        a scheduler trace of PROG="start-detached 1000" at
+#                     CPUS=4: build/trace.json (Perfetto) and build/trace.svg
+#                     (docs/tracing.md)
 #   make clean
 #
 # Every target first runs tools/deps.sh with what it needs (build, run,
@@ -91,7 +94,7 @@ INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
 .PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
-	fuzz stress exhaust
+	fuzz stress exhaust trace
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -306,6 +309,14 @@ stress: all
 
 exhaust: all
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
+
+# A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
+# under -icount; build/trace.json and build/trace.svg from the console.
+# ICOUNT=0: plain TCG instead, every vCPU a host thread (not repeatable).
+PROG ?= start-detached 1000
+ICOUNT ?= 1
+trace: all
+	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(PROG)
 
 clean:
 	rm -rf $(B) .gdbinit

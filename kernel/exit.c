@@ -25,6 +25,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "arch/i386/fpu.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/wait.h"
@@ -75,6 +76,7 @@ static void task_cache_put_current(void)
 
 	ASSERT(current_thread_info()->preempt_count > 0);
 	ASSERT(!(read_eflags() & EFLAGS_IF));   /* cache_stats[cpu] is ours */
+	TRACE(TR_PARK, (uint32_t)current->tid, (uint32_t)current, 0, 0, 0);
 	task_poison_parked(current);
 	task_cache[cpu] = current;
 	cache_stats[cpu].parked++;
@@ -84,6 +86,7 @@ static void task_cache_put_current(void)
 		/* It parked itself, then switched away on this CPU. */
 		while (old->on_cpu)
 			pause();
+		TRACE(TR_FREE, (uint32_t)old, 0, 0, 0, 0);
 		task_free(old);
 	}
 }
@@ -99,6 +102,7 @@ struct task *task_cache_take(void)
 	if (t && !t->on_cpu) {
 		task_cache[this_cpu()->id] = NULL;
 		cache_stats[this_cpu()->id].reused++;
+		TRACE(TR_REUSE, (uint32_t)t, 0, 0, 0, 0);
 	} else {
 		t = NULL;
 	}
@@ -241,6 +245,7 @@ static void init_exited(int status)
 		kprintf("init exited with status %d (killed by signal %d)\n", n, status & 0x7f);
 	else
 		kprintf("init exited with status %d\n", n);
+	trace_dump();           /* the `trace` boot word: the rings, now */
 	power_off(n & 0x7f);
 }
 
@@ -332,6 +337,7 @@ void do_exit(int status)
 	if (released_leader)
 		release_task_free(released_leader);
 
+	TRACE(TR_EXIT, (uint32_t)t->tid, (uint32_t)t->tgid, (uint32_t)status, self_reap, 0);
 	if (last_of_init)
 		init_exited(status);
 	if (t->sighand && self_reap) {

@@ -30,6 +30,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "arch/i386/fpu.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/vm.h"
@@ -308,6 +309,7 @@ long do_clone(const struct clone_args *a)
 	list_add_tail(&c->sibling, &c->parent->children);
 	spin_unlock_irqrestore(&tasklist_lock, lflags);
 
+	TRACE(TR_CLONE, (uint32_t)p->tid, (uint32_t)tid, flags, (uint32_t)c, (uint32_t)c->tgid);
 	sched_add(c);
 	if (flags & CL_VFORK)
 		vfork_wait(&vd);

@@ -28,6 +28,7 @@
 #include "kernel/clock.h"
 #include "kernel/futex.h"
 #include "kernel/panic.h"
+#include "kernel/trace.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -135,6 +136,7 @@ long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset
 	spin_unlock(&mm->lock);
 	if (err)
 		return err;
+	TRACE(TR_FUTEX_WAIT, (uint32_t)current->tid, uaddr, 0, 0, 0);
 
 	while (!__atomic_load_n(&w.woken, __ATOMIC_ACQUIRE) && !signal_pending(current)) {
 		if (deadline == FUTEX_NO_DEADLINE) {
@@ -215,6 +217,7 @@ long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
 	flags = spin_lock_irqsave(&b->lock);
 	woken = wake_locked(b, key, nr, bitset);
 	spin_unlock_irqrestore(&b->lock, flags);
+	TRACE(TR_FUTEX_WAKE, (uint32_t)current->tid, uaddr, (uint32_t)woken, 0, 0);
 	return woken;
 }
 

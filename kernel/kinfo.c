@@ -4,6 +4,7 @@
 #include "kernel/exit.h"
 #include "kernel/personality.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/oom.h"
 #include "kernel/mm/pmm.h"
@@ -75,6 +76,8 @@ static void gen_kstat(struct kbuf *b)
 				  (unsigned long long)tc.reused);
 	}
 	kb_printf(b, "tasks %d\n", ntasks);
+	kb_printf(b, "trace_events %llu\n", (unsigned long long)trace_recorded());
+	kb_printf(b, "trace_dropped %llu\n", (unsigned long long)trace_dropped());
 	fpu_get_stats(&fs);
 	kb_printf(b, "fpu_mode %s\n", fpu_is_lazy() ? "lazy" : "eager");
 	kb_printf(b, "fpu_nm_traps %llu\n", (unsigned long long)fs.nm_traps);

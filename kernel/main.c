@@ -27,6 +27,7 @@
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "arch/i386/paging.h"
+#include "kernel/trace.h"
 #include "arch/i386/pic.h"
 #include "arch/i386/smp.h"
 #include "arch/i386/traps.h"
@@ -74,6 +75,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	sched_init();
 	syscall_init();
 	futex_init();
+	trace_init(bootinfo.cmdline.trace);     /* before the APs can record */
 
 	pic_init();
 	smp_init();             /* APIC MMIO, IOAPIC routing: before any IRQ is unmasked */

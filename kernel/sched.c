@@ -22,6 +22,7 @@
 #include "kernel/sched.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
+#include "kernel/trace.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/process.h"
 #include "arch/i386/x86.h"
@@ -169,6 +170,7 @@ static void migrate_push(struct task *t)
 		ASSERT(t->migrating && !t->on_rq);
 		if (src == &rqs[t->cpu] && cpu_allowed(t, (int)(dst - rqs))) {
 			t->migrating = false;
+			TRACE(TR_MIGRATE, (uint32_t)t->tid, (uint32_t)t->cpu, (uint32_t)(dst - rqs), 0, 0);
 			t->cpu = (int)(dst - rqs);
 			enqueue(dst, t);
 			kick(dst);
@@ -261,6 +263,7 @@ static void sched_balance(void)
 		if (t->on_cpu || t == src->curr || !cpu_allowed(t, self))
 			continue;
 		dequeue(src, t);
+		TRACE(TR_MIGRATE, (uint32_t)t->tid, (uint32_t)busiest, (uint32_t)self, 0, 0);
 		t->cpu = self;
 		enqueue(dst, t);
 		sched_need_resched[self] = true;
@@ -358,6 +361,7 @@ void schedule(void)
 	rq->prev = prev;
 	rq->curr = next;
 	next->on_cpu = true;
+	TRACE_SWITCH(prev, next);
 	/* switch_to returns when some CPU switches back to prev; the run
 	 * queue lock is then released by finish_task_switch. */
 	switch_to(prev, next);

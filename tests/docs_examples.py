@@ -448,6 +448,40 @@ def doc_make_bench():
     return [(name, None, None)]
 
 
+# -------- traces
+def doc_make_trace():
+    """Every block of README and docs/ that starts with `$ make trace`:
+    its commands run in order as written (make on the build under test,
+    build/ paths there too), and the lines shown must come out. Under
+    -icount a trace is the same every run, so they do."""
+    name = "docs/tracing.make_trace"
+    for doc in DOCS:
+        for _, lines in blocks(doc):
+            cmds = commands(lines, "$")
+            if not cmds or not cmds[0].startswith("make trace"):
+                continue
+            out = ""
+            for cmd in cmds:
+                argv = shlex.split(cmd)
+                if argv[0] == "make":
+                    argv = make(*argv[1:])
+                else:
+                    argv = [os.path.join(ROOT, argv[0])] + [
+                        os.path.join(BUILD, a[len("build/"):]) if a.startswith("build/") else a
+                        for a in argv[1:]]
+                p = subprocess.run(argv, cwd=ROOT, env=child_env(), capture_output=True,
+                                   text=True, timeout=900, stdin=subprocess.DEVNULL)
+                out += p.stdout + p.stderr
+                if p.returncode != 0:
+                    return [(name, "%s: `%s` failed (exit %d)" % (doc, cmd, p.returncode),
+                             out[-1500:])]
+            miss = missing_lines(expected_lines(lines), out)
+            if miss:
+                return [(name, "%s shows lines that do not come out: %s" % (doc, miss[:2]),
+                         out[-1500:])]
+    return [(name, None, None)]
+
+
 # -------- every $ command has a session
 # (doc, command as written) -> the session that runs it. Spindle's shell
 # commands in README's make run block are run by docs/README.make_run.
@@ -472,6 +506,13 @@ COVERED = {
     ("docs/terminal.md", "sleep 100"): "smpN/shell.intr (Ctrl-C and Ctrl-\\ at the shell)",
     ("docs/terminal.md", "echo $?"): "smpN/shell.intr",
     ("docs/terminal.md", "sleep 100 | sleep 100"): "smpN/shell.intr",
+    ("docs/tracing.md", 'make trace PROG="start-detached 1000" CPUS=4'):
+        "docs/tracing.make_trace",
+    ("docs/tracing.md", 'make trace PROG="tls-demo 2" CPUS=1'): "docs/tracing.make_trace",
+    ("docs/tracing.md", "tools/trace2json.py --list build/trace.log"):
+        "docs/tracing.make_trace",
+    ("docs/tour.md", 'make qemu-gdb APPEND="trace init=/bin/tls-demo -- 2"'): "docs/tour.gdb",
+    ("docs/tour.md", "make gdb"): "docs/tour.gdb",
 }
 
 
@@ -508,6 +549,7 @@ def doc_jobs():
             ("docs/README.own_program", readme_hello, ()),
             ("docs/benchmarks.make_bench", doc_make_bench, ()),
             ("docs/bochs.make_bochs", doc_make_bochs, ()),
+            ("docs/tracing.make_trace", doc_make_trace, ()),
             ("docs/bochs.bochs_debug", doc_bochs_debug, ())]
     for d in gdb_docs():
         jobs.append(("docs/%s.gdb" % os.path.splitext(os.path.basename(d))[0], doc_gdb, (d,)))

@@ -42,6 +42,11 @@ Runs, in order, and prints one line per test, `PASS name` or
                commands (tests/gdb_tests.py)
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
                -icount) completes and repeats exactly (tests/bench_check.py)
+  trace/...    the scheduler tracer (tests/trace_check.py): make trace's run
+               of start-detached 1000 at -smp 4, its JSON against the
+               Chrome trace-event format, its event counts against the
+               program, its SVG; a ring overfilled, its drops counted;
+               /tests/t_trace on, booted with `trace`
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
   repo/...     no file refers outside the repository
@@ -83,6 +88,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
+from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
@@ -352,6 +358,13 @@ def user_test(smp, prog, cpu=None, args=(), variant=None):
     return out
 
 
+def trace_user_test():
+    """/tests/t_trace on, booted with `trace` at -smp 4: its lines under
+    trace/ (smpN/t_trace, without the word, checks the other half)."""
+    return [(n.replace("smp4/trace/", "trace/", 1), r, d)
+            for n, r, d in user_test(4, "t_trace", None, ["on"], ("trace", "trace", None))]
+
+
 # ---------------------------------------------------------------- main
 class Selection:
     """Which tests to run. -k PATTERN: names containing PATTERN (any of
@@ -442,6 +455,10 @@ def main():
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
+    jobs.append(("trace/start_detached", trace_start_detached, ()))
+    jobs.append(("trace/overflow_reported", overflow_reported, ()))
+    jobs.append(("trace/checker_rejects", checker_rejects, ()))
+    jobs.append(("trace/t_trace", trace_user_test, ()))
     jobs.append(("up/noapic", up_noapic, ()))
     jobs.append(("up/no_poweroff", no_poweroff, ()))
     jobs.append(("smp4/no_poweroff", no_poweroff, (4,)))

@@ -29,6 +29,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/trace.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -266,6 +267,7 @@ void ap_timer_tick(void)
 
 void smp_send_ipi(int cpu, int vector)
 {
+	TRACE(TR_IPI_SEND, (uint32_t)cpu, (uint32_t)vector, 0, 0, 0);
 	lapic_send_ipi(cpus[cpu].apic_id, vector);
 }
 

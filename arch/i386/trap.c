@@ -19,6 +19,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "kernel/mm/vm.h"
 
 static irq_handler_t irq_handlers[NR_IRQS];
@@ -257,12 +258,14 @@ void trap(struct trapframe *tf)
 		lapic_eoi();
 		ap_timer_tick();
 	} else if (tf->trapno == T_IPI_TLB) {
+		TRACE(TR_IPI_RECV, T_IPI_TLB, 0, 0, 0, 0);
 		lapic_eoi();
 		mm_cross_call_interrupt();
 	} else if (tf->trapno == T_IPI_RESCHEDULE) {
 		/* need_resched or a signal is pending (a kick, signal.c):
 		 * the return path acts, if this was user mode; if it was the
 		 * kernel, it is on its way to that path anyway. */
+		TRACE(TR_IPI_RECV, T_IPI_RESCHEDULE, 0, 0, 0, 0);
 		lapic_eoi();
 	} else if (tf->trapno == T_IPI_STOP ||
 		   (tf->trapno == T_NMI && smp_stopping())) {

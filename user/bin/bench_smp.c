@@ -239,6 +239,13 @@ static uint32_t bench_remote_create(struct row *r, int n)
 			relax();
 			sys_yield();
 		}
+		/* The word is 0 in exit_mm, early in the child's do_exit: it is
+		 * still on cpu1's queue until its last schedule(). One pause
+		 * hands QEMU's round-robin turn on (relax) to cpu1, so
+		 * the child leaves and the next clone finds cpu1 idle, instead
+		 * of a tie that pick_cpu breaks for cpu0 (a few instructions
+		 * more or less on either side decided it: docs/tracing.md). */
+		relax();
 	}
 	t1 = rdtsc();
 	pin(1);
