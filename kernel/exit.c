@@ -151,6 +151,7 @@ static struct task *find_alive_thread(struct task *t, struct task *not)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &t->thread_group) {
 		struct task *o = list_entry(pos, struct task, thread_group);
 		if (o != not && o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
@@ -193,6 +194,7 @@ static void reparent_children(struct task *t)
 	struct task *alive = execer ? execer : find_alive_thread(t, NULL);
 	struct list *pos, *tmp;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 		struct task *reaper = alive;
@@ -224,6 +226,7 @@ bool group_dead(struct task *t)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &t->thread_group) {
 		struct task *o = list_entry(pos, struct task, thread_group);
 		if (o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
@@ -383,6 +386,7 @@ void do_group_exit(int status)
 
 void release_task_unlink_locked(struct task *p)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	list_del(&p->sibling);
 	list_del(&p->thread_group);
 	task_unhash_locked(p);

@@ -88,6 +88,7 @@ static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint
 {
 	bool shared = false;
 
+	ASSERT(spin_held(&mm->lock));
 	if (uaddr & 3)
 		return -EINVAL;
 	if (!(*pa = vm_translate_locked(mm, uaddr, false, &shared)))
@@ -170,6 +171,7 @@ static void wake_waiter(struct futex_waiter *w)
 {
 	struct task *t = w->task;
 
+	ASSERT(spin_held(&w->bucket->lock));
 	list_del(&w->link);
 	/* Its futex_wait cannot return before we drop the bucket's lock: it
 	 * takes that lock to leave (lock_waiter_bucket). */

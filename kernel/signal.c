@@ -23,6 +23,7 @@
  *            (arch/i386/signal_frame.c); the handler returns through
  *            rt_sigreturn. */
 #include "kernel/signal.h"
+#include "kernel/panic.h"
 #include "kernel/personality.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
@@ -320,6 +321,7 @@ static bool queue_signal_locked(struct sighand *sh, struct sigpending *set,
 	int sig = info->signo;
 	uint64_t m = SIGMASK(sig);
 
+	ASSERT(spin_held(&sh->lock));
 	if (!(t->blocked & m) && action_ignores(&sh->action[sig - 1], sig))
 		return false;
 	if (set->signals & m)
@@ -350,6 +352,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
  * an uninterruptible sleep. sighand->lock held (for t->blocked). */
 static bool wants_signal(const struct task *t, const struct sighand *sh, int sig)
 {
+	ASSERT(spin_held(&sh->lock));
 	return t->sighand == sh && task_alive(t) && !(t->blocked & SIGMASK(sig)) &&
 	       t->state != TASK_UNINTERRUPTIBLE;
 }
@@ -361,6 +364,7 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 	int sig = info->signo;
 	uint32_t flags;
 
+	ASSERT(spin_held(&tasklist_lock));
 	if (sig < 1 || sig > SIG_MAX)
 		return 0;
 	/* The group's sighand, from a member that still has one (a zombie

@@ -117,6 +117,7 @@ void task_poison_parked(struct task *t)
 /* Allocates a free id and enters t under it; tasklist_lock held. */
 static int tid_alloc_locked(struct task *t)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	for (int i = 0; i < PID_MAX - 1; i++) {
 		int tid = last_tid + 1 + i;
 		if (tid >= PID_MAX)
@@ -145,6 +146,7 @@ int task_hash(struct task *t)
 
 void task_unhash_locked(struct task *t)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	if (t->tid > 0 && pid_table[t->tid] == t)
 		pid_table[t->tid] = NULL;
 	list_del(&t->all_link);
@@ -152,6 +154,7 @@ void task_unhash_locked(struct task *t)
 
 void task_change_tid_locked(struct task *t, int tid)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	ASSERT(tid > 0 && tid < PID_MAX);
 	if (t->tid > 0 && pid_table[t->tid] == t)
 		pid_table[t->tid] = NULL;
@@ -161,6 +164,7 @@ void task_change_tid_locked(struct task *t, int tid)
 
 struct task *task_find(int tid)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	if (tid <= 0 || tid >= PID_MAX)
 		return NULL;
 	return pid_table[tid];
