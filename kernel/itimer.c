@@ -73,7 +73,7 @@ void itimer_cancel(struct task *t)
 
 void itimer_move_locked(struct task *from, struct task *to)
 {
-	ASSERT(spin_held(&tasklist_lock));
+	ASSERT(spin_held(&tasklist_lock) && irqs_disabled());
 	spin_lock(&itimer_lock);
 	if (from->it_real_expires) {
 		list_del(&from->it_link);

@@ -338,6 +338,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 	uint32_t flags;
 	bool wake;
 
+	ASSERT(t == current || spin_held(&tasklist_lock));
 	if (sig < 1 || sig > SIG_MAX || !sh)
 		return 0;
 	flags = spin_lock_irqsave(&sh->lock);
