@@ -81,14 +81,14 @@ static bool key_eq(struct futex_key a, struct futex_key b)
 	return a.space == b.space && a.addr == b.addr;
 }
 
-/* The key for uaddr in mm, called with mm->lock held; *pa gets the word's
+/* The key for uaddr in mm, called with mm->lock held (asserted where the
+ * lock is relied on, vma_find in vm_translate_locked); *pa gets the word's
  * physical address. The page is faulted in (for reading): -EFAULT if it
  * cannot be. */
 static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint32_t *pa)
 {
 	bool shared = false;
 
-	ASSERT(spin_held(&mm->lock));
 	if (uaddr & 3)
 		return -EINVAL;
 	if (!(*pa = vm_translate_locked(mm, uaddr, false, &shared)))

@@ -292,23 +292,21 @@ static void schedule_checks(struct task *prev)
 /* What must hold at the switch itself, as xv6's sched() checks it (there:
  * holding(&p->lock), noff == 1, state != RUNNING, !intr_get()): this
  * CPU holds its run-queue lock and no other spinlock (the next task
- * releases that one, and could not release any other: finish_task_switch),
- * interrupts are off (a tick in between would find the queue locked), no
- * preempt_disable section is open; prev, if it is leaving the queue to
- * sleep or die, is no longer TASK_RUNNING (or nobody would ever queue it
- * again); next is queued here (or is the idle task) and running on no CPU
- * (its old CPU finished switching away from it: finish_task_switch). */
+ * releases that one in finish_task_switch, and could not release any
+ * other), interrupts are off (a tick in between would find the queue
+ * locked); prev, if it is leaving the queue to sleep or die, is no longer
+ * TASK_RUNNING (or nobody would ever queue it again); next is running on
+ * no CPU (its old CPU finished switching away from it:
+ * finish_task_switch). The preempt count was checked on entry
+ * (schedule_checks), and nothing between changes it. These hold for the
+ * task that starts on the other side too: switch_to changes neither locks
+ * nor EFLAGS.IF, so finish_task_switch relies on them unchecked. */
 static void switch_checks(struct rq *rq, struct task *prev, struct task *next)
 {
-	int cpu = (int)(rq - rqs);
-
-	ASSERT(spin_held(&rq->lock));
-	ASSERT(spin_depth[cpu].count == 1);
+	ASSERT(spin_held(&rq->lock) && spin_depth[rq - rqs].count == 1);
 	ASSERT(irqs_disabled());
-	ASSERT(current_thread_info()->preempt_count == 0);
 	ASSERT(prev == rq->idle || prev->on_rq || prev->migrating ||
 	       prev->state != TASK_RUNNING);
-	ASSERT(next == rq->idle || next->on_rq);
 	ASSERT(!next->on_cpu);
 }
 
@@ -321,9 +319,8 @@ void finish_task_switch(void)
 	struct rq *rq = this_rq();
 	struct task *prev = rq->prev, *push = NULL;
 
-	/* schedule() left the lock held and interrupts off for us. */
-	ASSERT(spin_held(&rq->lock));
-	ASSERT(irqs_disabled());
+	/* schedule() left the lock held and interrupts off for us
+	 * (switch_checks). */
 	if (prev) {
 		/* Affinity: schedule() took prev off this queue because it may
 		 * no longer run here; or it went to sleep here and must wake

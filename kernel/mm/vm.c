@@ -213,7 +213,7 @@ uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *sh
 	struct vma *v = vma_find(mm, uaddr);
 	void *page;
 
-	ASSERT(spin_held(&mm->lock));
+	/* mm->lock held: vma_find, above, asserts it. */
 	/* Faulting the page in, as Linux's get_user_pages does for futexes:
 	 * the address must be that of the page the task really uses. */
 	if (!access_ok(v, write) || !(page = page_make_ready(mm, v, va, write)))
