@@ -311,10 +311,9 @@ bool signal_init_ignores(struct task *t, int sig)
 }
 
 /* Sets info's signal in set for t, with its siginfo; false if there is
- * nothing to tell anyone. sighand->lock held. As Linux's sig_ignored: an
- * ignored signal is dropped at once unless t blocks it (the action may
- * change before it is unblocked). A signal already pending merges and
- * keeps the first siginfo (Linux's legacy_queue). */
+ * nothing to tell anyone. sighand->lock held. An ignored signal is dropped
+ * unless t blocks it (its action may change first: Linux's sig_ignored);
+ * one already pending merges, keeping its first siginfo (legacy_queue). */
 static bool queue_signal_locked(struct sighand *sh, struct sigpending *set,
 				struct task *t, const struct ksiginfo *info)
 {
