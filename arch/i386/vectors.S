@@ -95,9 +95,9 @@ trap_ret:
  * in-kernel tests issue int $0x80 too (tests/guest/ktest_signal.c).
  *
  * The interrupt gate entered with interrupts off; a system call runs with
- * them on (sti once the frame is saved). The frame is at the top of the
- * task's kernel stack, where current->tf already points (process.c sets
- * it once: every entry from ring 3 lands there).
+ * them on (sti once the frame is saved). From ring 3 the frame is at the
+ * top of the task's kernel stack, where current->tf already points
+ * (process.c sets it once: every entry from ring 3 lands there).
  *
  * Why it is written like this rather than as `trap(tf)` plus a C
  * dispatcher (make bench's getpid row; docs/benchmarks.md): the handler
@@ -141,7 +141,9 @@ syscall_entry:
 	pushl TF_EDX(%ebx)
 	pushl TF_ECX(%ebx)
 	pushl TF_EBX(%ebx)
-	pushl %esp                /* const uint32_t *arg */
+	pushl %esp                /* const uint32_t *arg: push %esp stores
+				   * %esp as it was before the push (SDM
+				   * Vol. 2B PUSH), the address of arg[0] */
 	call *%eax
 	movl %eax, TF_EAX(%ebx)   /* the result, or -errno */
 	/* The arg pointer's slot becomes return_to_user_prepare's argument,
