@@ -1,5 +1,6 @@
 /* kernel/console.c - the console device (see console.h). */
 #include "kernel/console.h"
+#include "kernel/panic.h"
 #include "arch/i386/uart.h"
 #include "arch/i386/vga.h"
 #include "arch/i386/traps.h"
@@ -71,6 +72,7 @@ static int rx_take(void)
 {
 	int c;
 
+	ASSERT(spin_held(&rx.lock));
 	if (rx.tail == rx.head)
 		return -1;
 	c = (unsigned char)rx.buf[rx.tail++ % RXBUF_SIZE];

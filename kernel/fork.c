@@ -135,7 +135,7 @@ static bool fatal_signal_pending(const struct task *t)
 {
 	uint64_t set = *(const volatile uint64_t *)&t->pending.signals;
 
-	ASSERT(tasklist_lock.locked && tasklist_lock.owner_cpu == current_thread_info()->cpu);
+	ASSERT(spin_held(&tasklist_lock));
 	if (t->sighand)
 		set |= *(const volatile uint64_t *)&t->sighand->shared_pending.signals;
 	return (set & SIGMASK(SIGKILL)) || t->group_exiting;

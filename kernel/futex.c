@@ -82,7 +82,8 @@ static bool key_eq(struct futex_key a, struct futex_key b)
 	return a.space == b.space && a.addr == b.addr;
 }
 
-/* The key for uaddr in mm, called with mm->lock held; *pa gets the word's
+/* The key for uaddr in mm, called with mm->lock held (asserted where the
+ * lock is relied on, vma_find in vm_translate_locked); *pa gets the word's
  * physical address. The page is faulted in (for reading): -EFAULT if it
  * cannot be. */
 static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint32_t *pa)
@@ -172,6 +173,7 @@ static void wake_waiter(struct futex_waiter *w)
 {
 	struct task *t = w->task;
 
+	ASSERT(spin_held(&w->bucket->lock));
 	list_del(&w->link);
 	/* Its futex_wait cannot return before we drop the bucket's lock: it
 	 * takes that lock to leave (lock_waiter_bucket). */

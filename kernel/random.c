@@ -13,6 +13,7 @@
  * request also stirs in the TSC. A teaching kernel's generator: good
  * enough for glibc's stack protector and hash seeds, not audited. */
 #include "kernel/random.h"
+#include "kernel/panic.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -63,6 +64,7 @@ static void seed_locked(void)
 	bool hw = cpu_has_rdrand();
 	uint64_t tsc = rdtsc(), rtc = rtc_read_epoch();
 
+	ASSERT(spin_held(&random_lock));
 	for (int i = 0; i < 8; i++) {
 		uint32_t v = 0;
 		/* Intel's advice: retry RDRAND up to 10 times. */

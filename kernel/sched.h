@@ -64,8 +64,11 @@ uint64_t schedule_timeout(uint64_t ns);
 /* From the timer tick: wakes the sleepers whose time has come. */
 void timers_run(void);
 
-/* Called first by every task that starts running after a switch. */
-void finish_task_switch(struct task *prev);
+/* Called first by every task that starts running after a switch (from
+ * schedule(), or from ret_from_fork and kthread_start for a new task).
+ * The task switched away from is this run queue's rq->prev: no argument,
+ * for a task's own `prev` local names itself once it runs again. */
+void finish_task_switch(void);
 
 static inline void preempt_disable(void)
 {

@@ -10,6 +10,7 @@
  * kill_pgrp (signal_syscalls.c) on the foreground group, which queues
  * SIGINT in each of its processes and wakes (or IPIs) a thread of each. */
 #include "kernel/tty.h"
+#include "kernel/panic.h"
 #include "kernel/clock.h"
 #include "kernel/console.h"
 #include "kernel/file.h"
@@ -80,6 +81,7 @@ void tty_write(const char *s, size_t n)
 /* The discipline's echo: tty.lock is held (the modes cannot change). */
 static void console_echo(void *ctx, const char *s, size_t n)
 {
+	ASSERT(spin_held(&tty.lock));
 	(void)ctx;
 	console_lock();
 	write_locked(s, n, tty.ld.t.c_oflag);
@@ -178,6 +180,7 @@ static bool read_done(size_t n, bool timed_out)
 	const struct ldisc *l = &tty.ld;
 	size_t avail, vmin;
 
+	ASSERT(spin_held(&tty.lock));
 	if (l->t.c_lflag & ICANON)
 		return ldisc_readable(l);
 	avail = ldisc_available(l);

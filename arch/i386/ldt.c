@@ -9,6 +9,7 @@
  * DPL 3 code or data segment, present or not, but never a 16-bit one
  * (Spindle has no espfix: CVE-2014-8133). */
 #include "arch/i386/cpu.h"
+#include "kernel/panic.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/tlb.h"
 #include "arch/i386/uaccess.h"
@@ -41,6 +42,7 @@ static int ldt_grow(struct mm *mm, uint32_t idx, struct desc **old)
 	uint32_t want = (idx / LDT_ENTRIES_PER_PAGE + 1) * LDT_ENTRIES_PER_PAGE;
 	struct desc *n;
 
+	ASSERT(spin_held(&mm->lock));
 	*old = NULL;
 	if (idx < mm->ldt_entries)
 		return 0;

@@ -10,7 +10,8 @@
 #include "kernel/mm/vm.h"
 #include "lib/string.h"
 
-/* ret_from_fork and kthread_start are in entry.S-style assembly below. */
+/* Where copy_thread and copy_kthread make a new task start (its first
+ * switch_context "returns" there): arch/i386/task_entry.S. */
 extern void ret_from_fork(void);
 extern void kthread_start(void);
 

@@ -13,8 +13,9 @@ struct task;
 struct trapframe;
 struct cpu;
 
-/* Called by schedule() with the run-queue lock held and interrupts off:
- * load_TLS, TSS.esp0, CR3 and LDT for next, then switch_context. */
+/* Called by schedule() with the run-queue lock held and interrupts off
+ * (schedule's switch_checks asserts both, kernel/sched.c): load_TLS,
+ * TSS.esp0, CR3 and LDT for next, then switch_context. */
 void switch_to(struct task *prev, struct task *next);
 
 /* tls-2.5.31-D9's load_TLS: a task's three TLS descriptors into this

@@ -182,8 +182,7 @@ struct exe_link {
 extern struct spinlock fs_lock;
 extern struct inode *fs_root;
 /* Backs the "fs_lock held" comments: held, by this CPU. */
-#define fs_lock_assert_held() \
-	ASSERT(fs_lock.locked && fs_lock.owner_cpu == current_thread_info()->cpu)
+#define fs_lock_assert_held() ASSERT(spin_held(&fs_lock))
 
 /* ---- inodes (kernel/fs/inode.c) ---- */
 struct inode *inode_new(uint32_t dev, uint32_t mode, const struct inode_ops *iop,

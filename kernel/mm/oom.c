@@ -31,6 +31,7 @@ static void kill_mm_users_locked(struct mm *mm)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 		if (t->mm != mm || !alive(t) || t->tgid == 1)

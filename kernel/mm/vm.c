@@ -12,6 +12,7 @@
  * through their kernel mapping (P2V). page_alloc/objcache_alloc take their
  * own irq-safe locks, so allocating under mm->lock is fine. */
 #include "kernel/mm/vm.h"
+#include "kernel/panic.h"
 #include "arch/i386/tlb.h"
 #include "arch/i386/cpu.h"
 #include "kernel/mm/vm_internal.h"
@@ -234,6 +235,7 @@ uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *sh
 	struct vma *v = vma_find(mm, uaddr);
 	void *page;
 
+	/* mm->lock held: vma_find, above, asserts it. */
 	/* Faulting the page in, as Linux's get_user_pages does for futexes:
 	 * the address must be that of the page the task really uses. */
 	if (!access_ok(v, write) || !(page = page_make_ready(mm, v, va, write)))
@@ -324,6 +326,7 @@ void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end)
 	struct unmap_batch b = { .mm = mm, .start = start, .end = end, .n = 0 };
 	uint32_t va = start, *pte, *table;
 
+	ASSERT(spin_held(&mm->lock));
 	for (; (pte = pte_next_page(mm->pgdir, &va, end)); va += PAGE_SIZE) {
 		batch_add(&b, pte_page(*pte));
 		*pte = 0;
@@ -341,6 +344,7 @@ void vm_protect_pages(struct mm *mm, const struct vma *v, uint32_t start, uint32
 {
 	uint32_t va = start, *pte;
 
+	ASSERT(spin_held(&mm->lock));
 	for (; (pte = pte_next_page(mm->pgdir, &va, end)); va += PAGE_SIZE)
 		*pte = vm_pte_for(v, pte_page(*pte));
 	vm_flush_range(mm, start, end);
