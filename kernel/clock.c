@@ -4,7 +4,7 @@
 #include "kernel/sched.h"
 #include "arch/i386/pit.h"
 #include "arch/i386/traps.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/timex.h"
 
 #define CALIBRATE_US 5000           /* 5 ms of PIT channel 2 ... */
 #define CALIBRATE_RUNS 5            /* ... five times, keeping the least */
@@ -33,11 +33,11 @@ void clock_init(void)
 	/* An emulator descheduled by a busy host lets the TSC run on while
 	 * the PIT wait stalls, so a single measurement can come out twice
 	 * too high, never too low: the smallest of several is the truest. */
-	tsc_boot = rdtsc();
+	tsc_boot = get_cycles();
 	for (int i = 0; i < CALIBRATE_RUNS; i++) {
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = get_cycles();
 		pit_wait_us(CALIBRATE_US);
-		uint64_t t1 = rdtsc();
+		uint64_t t1 = get_cycles();
 		if (t1 - t0 < best)
 			best = t1 - t0;
 	}
@@ -71,7 +71,7 @@ uint64_t clock_tsc_hz(void)
  * for any uptime shorter than centuries. */
 uint64_t clock_ns(void)
 {
-	uint64_t cycles = rdtsc() - tsc_boot;
+	uint64_t cycles = get_cycles() - tsc_boot;
 	uint64_t secs = cycles / tsc_hz;
 	uint64_t rem = cycles % tsc_hz;
 

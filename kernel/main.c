@@ -31,7 +31,7 @@
 #include "arch/i386/smp.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/umip.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 void init_start(void);          /* kernel/init.c */
 void time_init(void);           /* kernel/time.c */
@@ -81,7 +81,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	time_init();
 	vfs_init();             /* the RAM file system, the initrd in it */
 	console_enable_input();
-	sti();
+	local_irq_enable();
 	smp_boot_aps();
 
 	banner_print();

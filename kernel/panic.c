@@ -17,7 +17,7 @@
 #include "arch/i386/traps.h"
 #include "arch/i386/power.h"
 #include "arch/i386/mmu.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 #include "arch/i386/smp.h"
 
 #define BACKTRACE_MAX 32
@@ -94,10 +94,10 @@ static void backtrace_trap(uint32_t eip, uint32_t ebp, const uint32_t *esp)
 /* Only the first panic prints; a panic while panicking just stops. */
 static void panic_enter(void)
 {
-	cli();
+	local_irq_disable();
 	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST)) {
 		for (;;)
-			hlt();
+			halt();
 	}
 	console_panic_mode();
 	smp_stop_others();

@@ -24,7 +24,7 @@
 #include "kernel/panic.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/process.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 struct rq {
 	struct spinlock lock;
@@ -313,7 +313,7 @@ void finish_task_switch(struct task *unused)
 		rq->prev = NULL;
 	}
 	spin_unlock(&rq->lock);
-	sti();
+	local_irq_enable();
 	if (push)
 		migrate_push(push);
 }
@@ -324,7 +324,7 @@ void schedule(void)
 	struct rq *rq;
 
 	schedule_checks(prev);
-	cli();
+	local_irq_disable();
 	rq = this_rq();
 	spin_lock(&rq->lock);
 	sched_need_resched[rq - rqs] = false;
@@ -351,7 +351,7 @@ void schedule(void)
 
 	if (next == prev) {
 		spin_unlock(&rq->lock);
-		sti();
+		local_irq_enable();
 		return;
 	}
 	rq->switches++;
@@ -384,13 +384,13 @@ void cpu_idle(void)
 	for (;;) {
 		if (this_rq()->nr_running == 0)
 			sched_balance();
-		cli();
+		local_irq_disable();
 		if (this_rq()->nr_running > 0) {
-			sti();
+			local_irq_enable();
 			schedule();
 			continue;
 		}
-		sti_hlt();
+		safe_halt();
 	}
 }
 

@@ -2,6 +2,7 @@
 #include "arch/i386/process.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/fpu.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/x86.h"
@@ -30,14 +31,10 @@ void switch_to(struct task *prev, struct task *next)
 	 * is what next needs (arch/i386/fpu.h). */
 	if (prev->thread.fpu.live || next->thread.fpu.used)
 		fpu_switch(prev, next);
-	/* A task without an address space (a kernel thread, the idle task)
-	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
-	 * directory that another CPU might free meanwhile. */
-	if (nmm != pmm) {
-		mm_activate(nmm);
-		if (!nmm || !pmm || pmm->ldt != nmm->ldt)
-			ldt_load(nmm, c);
-	}
+	/* CR3, active_mm and the LDT (mmu_context.h). Two threads of one
+	 * process, the common case, cost not even the call. */
+	if (nmm != pmm)
+		switch_mm(pmm, nmm);
 	next->ti->cpu = c->id;
 	next->cpu = c->id;
 	switch_context(&prev->ctx, next->ctx);
@@ -96,7 +93,14 @@ void start_user_frame(struct trapframe *tf, uint32_t eip, uint32_t esp)
 	tf->esp = esp;
 }
 
-void tls_clear_all(struct thread_struct *t)
+static void tls_clear_all(struct thread_struct *t)
 {
 	memset(t->tls_array, 0, sizeof(t->tls_array));
+}
+
+void flush_thread(void)
+{
+	tls_clear_all(&current->thread);
+	load_TLS(&current->thread, this_cpu());
+	fpu_exec_reset();
 }

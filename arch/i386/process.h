@@ -42,9 +42,13 @@ void start_user_frame(struct trapframe *tf, uint32_t eip, uint32_t esp);
 /* Leaves the kernel through trap_ret with current's frame. */
 void return_to_user(struct trapframe *tf) __attribute__((noreturn));
 
-/* The TLS and LDT operations of abi.md section 5 (arch/i386/tls.c,
- * ldt.c). */
-void tls_clear_all(struct thread_struct *t);
+/* Linux's flush_thread, for execve: current's three TLS descriptors
+ * cleared (also in this CPU's GDT), and its FPU state fninit's, MXCSR
+ * 0x1f80 (abi.md sections 5 and 10): nothing of the old program's
+ * thread state survives. */
+void flush_thread(void);
+
+/* fork's copy of the parent's LDT (abi.md section 5, ldt.c). */
 struct mm;
 int ldt_dup(struct mm *child, struct mm *parent);          /* fork */
 
