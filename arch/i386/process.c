@@ -56,17 +56,28 @@ static struct trapframe *stack_frame(struct task *t)
 	return (struct trapframe *)((uint8_t *)t->ti + KSTACK_SIZE) - 1;
 }
 
-void copy_thread(struct task *child, const struct trapframe *parent_tf, uint32_t user_sp)
+int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,
+		bool settls, uint32_t utls)
 {
 	struct trapframe *tf = stack_frame(child);
+	int err;
 
-	*tf = *parent_tf;
+	/* The child inherits the three TLS descriptors; SETTLS replaces one
+	 * (an empty or all-zero one clears it). */
+	memcpy(child->thread.tls_array, parent->thread.tls_array,
+	       sizeof(child->thread.tls_array));
+	if (settls && (err = tls_set_for_child(&child->thread, utls)) < 0)
+		return err;
+	if ((err = fpu_copy(child, parent)) < 0)
+		return err;
+	*tf = *parent->tf;
 	tf->eax = 0;                    /* the child's return value */
 	if (user_sp)
 		tf->esp = user_sp;
 	child->tf = tf;
 	child->thread.esp0 = (uint32_t)(tf + 1);
 	child->ctx = push_context(tf, ret_from_fork);
+	return 0;
 }
 
 void copy_kthread(struct task *t, void (*fn)(void *), void *arg)

@@ -29,9 +29,18 @@ static inline void load_TLS(const struct thread_struct *t, struct cpu *c)
 #undef C
 }
 
-/* Prepares child's kernel stack to return to user mode with a copy of
- * parent_tf (eax = 0, esp = user_sp unless 0) through ret_from_fork. */
-void copy_thread(struct task *child, const struct trapframe *parent_tf, uint32_t user_sp);
+/* clone's i386 half (Linux's copy_thread), for a child not yet visible:
+ * its three TLS descriptors the parent's, one replaced by *utls when
+ * settls (CLONE_SETTLS, validated as set_thread_area: the seed's
+ * copy_thread did it too); a copy of the parent's FPU state, its own
+ * (abi.md section 10); and a kernel stack that returns to user mode with
+ * a copy of the parent's registers (eax = 0, esp = user_sp unless 0)
+ * through ret_from_fork. 0, or -EFAULT/-EINVAL (a bad *utls) or -ENOMEM:
+ * then the caller frees the child. */
+int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,
+		bool settls, uint32_t utls);
+/* CLONE_SETTLS's part (tls.c): 0, -EFAULT or -EINVAL. */
+int tls_set_for_child(struct thread_struct *t, uint32_t utls);
 /* Prepares a kernel thread's stack to run fn(arg) (then exit). */
 void copy_kthread(struct task *t, void (*fn)(void *), void *arg);
 
