@@ -11,6 +11,7 @@
 #include "kernel/mm/pmm.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/smp.h"
+#include "arch/i386/timer.h"
 
 extern char _text[], _end[];
 
@@ -24,7 +25,7 @@ void banner_print(void)
 	kprintf("cmdline: %s\n", bootinfo.raw_cmdline);
 	kprintf("memory: %u MiB mapped at %#x, %u KiB free, kernel %p-%p\n",
 		pmm_ram_top() >> 20, KERNBASE, free_kb, (void *)_text, (void *)_end);
-	kprintf("clock: PIT %d Hz, TSC %llu MHz\n", HZ, (unsigned long long)mhz);
+	kprintf("clock: %s %d Hz, TSC %llu MHz\n", timer_source(), HZ, (unsigned long long)mhz);
 	kprintf("cpus: %d running (cpu0 is the boot CPU)\n", ncpus);
 	smp_print_cpus();
 	gdt_print(0);

@@ -27,7 +27,6 @@
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "arch/i386/paging.h"
-#include "arch/i386/pic.h"
 #include "arch/i386/smp.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/umip.h"
@@ -75,8 +74,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	syscall_init();
 	futex_init();
 
-	pic_init();
-	smp_init();             /* APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
+	smp_init();             /* 8259s, APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
 	clock_init();
 	time_init();
 	vfs_init();             /* the RAM file system, the initrd in it */

@@ -44,7 +44,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                -icount) completes and repeats exactly (tests/bench_check.py)
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
-  repo/...     no file refers outside the repository
+  repo/...     no file refers outside the repository; kernel/ holds no
+               i386 detail (tests/arch_boundary.py)
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
 
@@ -78,6 +79,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
+import arch_boundary
 from bench_check import bench_smp_repeats
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
@@ -433,6 +435,7 @@ def main():
     jobs.append(("gdb/tasks_vs_proc", tasks_vs_proc, ()))
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
+    jobs.append((arch_boundary.NAME, arch_boundary.kernel_has_no_i386_detail, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("up/noapic", up_noapic, ()))
     jobs.append(("up/no_poweroff", no_poweroff, ()))

@@ -13,6 +13,7 @@
 #include "arch/i386/extable.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/fpu.h"
+#include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -255,7 +256,7 @@ void trap(struct trapframe *tf)
 		handle_irq(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
 		lapic_eoi();
-		ap_timer_tick();
+		clock_tick();           /* every CPU's tick (timer.h) */
 	} else if (tf->trapno == T_IPI_TLB) {
 		lapic_eoi();
 		mm_cross_call_interrupt();
