@@ -5,10 +5,12 @@
 #include "arch/i386/mmu_context.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/trapframe.h"
+#include "arch/i386/uaccess.h"
 #include "arch/i386/x86.h"
 #include "kernel/task.h"
 #include "kernel/panic.h"
 #include "kernel/mm/vm.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 /* ret_from_fork and kthread_start are in entry.S-style assembly below. */
@@ -54,6 +56,24 @@ static struct context *push_context(struct trapframe *tf, void (*entry)(void))
 static struct trapframe *stack_frame(struct task *t)
 {
 	return (struct trapframe *)((uint8_t *)t->ti + KSTACK_SIZE) - 1;
+}
+
+/* CLONE_SETTLS: the child's descriptor, validated as set_thread_area
+ * (abi.md section 5), but with no allocation: entry 6..8 only. */
+static int tls_set_for_child(struct thread_struct *t, uint32_t utls)
+{
+	struct user_desc info;
+	struct desc d;
+	int err;
+
+	if (copy_from_user(&info, utls, sizeof(info)))
+		return -EFAULT;
+	if (info.entry_number < GDT_ENTRY_TLS_MIN || info.entry_number > GDT_ENTRY_TLS_MAX)
+		return -EINVAL;
+	if ((err = user_desc_to_tls(&info, &d)) < 0)
+		return err;
+	t->tls_array[info.entry_number - GDT_ENTRY_TLS_MIN] = d;
+	return 0;
 }
 
 int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,

@@ -39,8 +39,7 @@ static inline void load_TLS(const struct thread_struct *t, struct cpu *c)
  * then the caller frees the child. */
 int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,
 		bool settls, uint32_t utls);
-/* CLONE_SETTLS's part (tls.c): 0, -EFAULT or -EINVAL. */
-int tls_set_for_child(struct thread_struct *t, uint32_t utls);
+
 /* The base address of t's TLS slot i (0..2: GDT entry 6 + i), which
  * /proc/tasks shows. */
 static inline uint32_t tls_slot_base(const struct thread_struct *t, int i)

@@ -6,18 +6,10 @@
 #include "arch/i386/thread_info.h"
 #include "arch/i386/timex.h"
 #include "arch/i386/traps.h"
-#include "kernel/clock.h"
 #include "kernel/panic.h"
 
 #define CALIBRATE_US 5000           /* 5 ms of PIT channel 2 ... */
 #define CALIBRATE_RUNS 5            /* ... five times, keeping the least */
-
-/* No local APIC: the boot CPU, alone, ticks from the PIT. */
-static void pit_tick(struct trapframe *tf)
-{
-	(void)tf;
-	clock_tick();
-}
 
 void timer_start(unsigned hz)
 {
@@ -28,8 +20,10 @@ void timer_start(unsigned hz)
 		return;
 	}
 	ASSERT(current_thread_info()->cpu == 0);
+	/* No local APIC: the boot CPU, alone, ticks from the PIT, through
+	 * the same timer_interrupt (trap.c). */
 	pit_start_periodic(hz);
-	irq_register(IRQ_TIMER, pit_tick);
+	irq_register(IRQ_TIMER, timer_interrupt);
 }
 
 const char *timer_source(void)

@@ -5,10 +5,10 @@
  * What it hides: which chip ticks. Every CPU ticks the same way: its
  * local APIC timer (SDM Vol. 3A 10.5.4), periodic, calibrated once
  * against PIT channel 2 (lapic_timer_calibrate, from smp_init), on vector
- * T_LAPIC_TIMER, whose handler (trap.c) calls clock_tick(). Only a machine
- * without a usable local APIC (QEMU -machine isapc, `up/noapic`) has its
- * one CPU tick from PIT channel 0 on IRQ 0 instead, through the same
- * clock_tick(). The PIT is otherwise used only to calibrate. */
+ * T_LAPIC_TIMER, whose handler is timer_interrupt (trap.c), which calls
+ * clock_tick(). Only a machine without a usable local APIC (`up/noapic`)
+ * has its one CPU tick from PIT channel 0 on IRQ 0 instead, through the
+ * same timer_interrupt. The PIT is otherwise used only to calibrate. */
 #ifndef ARCH_I386_TIMER_H
 #define ARCH_I386_TIMER_H
 

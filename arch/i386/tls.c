@@ -3,8 +3,8 @@
  *
  * A task's three TLS descriptors live in its thread_struct (the seed's
  * tls_array); switch_to copies them into the CPU's GDT entries 6..8 at
- * every switch (load_TLS). Here they are read and written, by the two
- * system calls and by clone's CLONE_SETTLS (copy_thread, process.c). */
+ * every switch (load_TLS). Here they are read and written (clone's
+ * CLONE_SETTLS writes one in copy_thread, process.c). */
 #include "arch/i386/cpu.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/process.h"
@@ -75,23 +75,5 @@ SYSCALL(SYS_get_thread_area, get_thread_area)
 	desc_to_user(&current->thread.tls_array[idx - GDT_ENTRY_TLS_MIN], idx, &info);
 	if (copy_to_user(arg[0], &info, sizeof(info)))
 		return -EFAULT;
-	return 0;
-}
-
-/* CLONE_SETTLS: the child's descriptor, validated as set_thread_area
- * (abi.md section 5), but with no allocation: entry 6..8 only. */
-int tls_set_for_child(struct thread_struct *t, uint32_t utls)
-{
-	struct user_desc info;
-	struct desc d;
-	int err;
-
-	if (copy_from_user(&info, utls, sizeof(info)))
-		return -EFAULT;
-	if (info.entry_number < GDT_ENTRY_TLS_MIN || info.entry_number > GDT_ENTRY_TLS_MAX)
-		return -EINVAL;
-	if ((err = user_desc_to_tls(&info, &d)) < 0)
-		return err;
-	t->tls_array[info.entry_number - GDT_ENTRY_TLS_MIN] = d;
 	return 0;
 }

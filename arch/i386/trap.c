@@ -241,6 +241,12 @@ void return_to_user_prepare(struct trapframe *tf)
 	}
 }
 
+void timer_interrupt(struct trapframe *tf)
+{
+	(void)tf;
+	clock_tick();
+}
+
 void trap(struct trapframe *tf)
 {
 	/* Every entry from ring 3 lands at the top of the task's kernel
@@ -256,7 +262,7 @@ void trap(struct trapframe *tf)
 		handle_irq(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
 		lapic_eoi();
-		clock_tick();           /* every CPU's tick (timer.h) */
+		timer_interrupt(tf);
 	} else if (tf->trapno == T_IPI_TLB) {
 		lapic_eoi();
 		mm_cross_call_interrupt();
