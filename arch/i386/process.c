@@ -42,6 +42,25 @@ void switch_to(struct task *prev, struct task *next)
 	switch_context(&prev->ctx, next->ctx);
 }
 
+/* mmu_context.h: CR3, active_mm and the LDT have this one owner. */
+void switch_mm(struct mm *prev, struct mm *next)
+{
+	struct cpu *c = this_cpu();
+
+	ASSERT(prev == c->active_mm);
+	if (prev == next)
+		return;
+	/* First say so (a full barrier), then load: a shootdown that misses
+	 * this CPU because it read the old active_mm is harmless, as the CR3
+	 * load below happens after the change and flushes (tlb.c). */
+	__atomic_store_n(&c->active_mm, next, __ATOMIC_SEQ_CST);
+	write_cr3(V2P(next ? next->pgdir : kernel_pgdir));
+	/* Two threads' address spaces may share no LDT pointer unless both
+	 * have none: only then is the loaded one already right. */
+	if (!next || !prev || prev->ldt != next->ldt)
+		ldt_load(next, c);
+}
+
 /* Builds, below a trapframe at the top of t's stack, the context that
  * switch_context pops: callee-saved registers 0 and eip = entry. */
 static struct context *push_context(struct trapframe *tf, void (*entry)(void))
