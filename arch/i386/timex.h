@@ -9,8 +9,9 @@
 #include "lib/types.h"
 #include "arch/i386/x86.h"
 
-/* A counter that only grows, at a fixed rate (kernel/clock.c measures
- * it: clock_tsc_hz), the same on every CPU of one machine. Cheap: for
+/* A counter that only grows, at a fixed rate (cycles_calibrate_hz,
+ * timer.h, measures it; kernel/clock.c keeps it: clock_tsc_hz), the same
+ * on every CPU of one machine. Cheap: for
  * clocks and for mixing into random numbers. */
 static inline uint64_t get_cycles(void)
 {
