@@ -17,6 +17,8 @@
 extern void ret_from_fork(void);
 extern void kthread_start(void);
 
+static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next);
+
 void switch_to(struct task *prev, struct task *next)
 {
 	struct cpu *c = this_cpu();
@@ -36,17 +38,16 @@ void switch_to(struct task *prev, struct task *next)
 	/* CR3, active_mm and the LDT (mmu_context.h). Two threads of one
 	 * process, the common case, cost not even the call. */
 	if (nmm != pmm)
-		switch_mm(pmm, nmm);
+		switch_mm_cpu(c, pmm, nmm);
 	next->ti->cpu = c->id;
 	next->cpu = c->id;
 	switch_context(&prev->ctx, next->ctx);
 }
 
-/* mmu_context.h: CR3, active_mm and the LDT have this one owner. */
-void switch_mm(struct mm *prev, struct mm *next)
+/* mmu_context.h: CR3, active_mm and the LDT have this one owner.
+ * switch_to knows its struct cpu already, and passes it. */
+static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next)
 {
-	struct cpu *c = this_cpu();
-
 	ASSERT(prev == c->active_mm);
 	if (prev == next)
 		return;
@@ -59,6 +60,11 @@ void switch_mm(struct mm *prev, struct mm *next)
 	 * have none: only then is the loaded one already right. */
 	if (!next || !prev || prev->ldt != next->ldt)
 		ldt_load(next, c);
+}
+
+void switch_mm(struct mm *prev, struct mm *next)
+{
+	switch_mm_cpu(this_cpu(), prev, next);
 }
 
 /* Builds, below a trapframe at the top of t's stack, the context that
