@@ -66,6 +66,32 @@ def strip_comments(text):
     return "".join(out)
 
 
+# Lines each rule must catch, and lines none may (comments, ordinary
+# names): checked first, so that a rule that stopped matching fails the
+# test instead of passing it.
+MUST_CATCH = ['__asm__ volatile("cli");', 'outb(0x43, 0x34);', "write_cr3(V2P(p));",
+              "if (flags & EFLAGS_IF)", "pte |= PTE_W;", "d = GDT_ENTRY_TLS_MIN;",
+              "sti_hlt();", "invlpg(va);", "pit_wait_us(5000);", '#include "arch/i386/x86.h"',
+              'kprintf("cr2=%x", v);']
+MUST_PASS = ["/* loads CR3 and clears EFLAGS_IF */", "x = 1; // cli(); here",
+             "SYSCALL(SYS_pause, pause)", "local_irq_save(flags);", "switch_mm(old, mm);",
+             "strtab_add_kernel(s, str);", "uint32_t pte = mk_pte(page);"]
+
+
+def rules_work():
+    """None, or what is wrong with RULES."""
+    for line in MUST_CATCH:
+        code = strip_comments(line)
+        if not any(rx.search(code) for _, rx in RULES):
+            return "no rule catches %r" % line
+    for line in MUST_PASS:
+        code = strip_comments(line)
+        hit = [m.group(0) for _, rx in RULES for m in [rx.search(code)] if m]
+        if hit:
+            return "a rule catches the innocent %r (%s)" % (line, hit[0])
+    return None
+
+
 def violations(root=ROOT):
     bad = []
     kdir = os.path.join(root, "kernel")
@@ -86,6 +112,9 @@ def violations(root=ROOT):
 
 
 def kernel_has_no_i386_detail():
+    broken = rules_work()
+    if broken:
+        return [(NAME, "tests/arch_boundary.py: " + broken, None)]
     bad = violations()
     if bad:
         return [(NAME, "%d uses of i386 detail in kernel/ (belongs in arch/i386)" % len(bad),
@@ -94,6 +123,10 @@ def kernel_has_no_i386_detail():
 
 
 if __name__ == "__main__":
+    broken = rules_work()
+    if broken:
+        print("tests/arch_boundary.py: " + broken)
+        sys.exit(1)
     bad = violations()
     for b in bad:
         print(b)
