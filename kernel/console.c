@@ -5,7 +5,7 @@
 #include "arch/i386/vga.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/spinlock.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 /* Received bytes, filled by the COM1 interrupt and drained by readers.
  * head and tail only grow; their difference is the fill level.
@@ -130,7 +130,7 @@ int console_trygetc(void)
 	return c;
 }
 
-/* Sleeps with hlt until the COM1 interrupt brings a byte. sti_hlt makes
+/* Sleeps with hlt until the COM1 interrupt brings a byte. safe_halt makes
  * the check-then-sleep atomic: an interrupt between the empty check and
  * the hlt would otherwise be missed and we would sleep with a byte
  * waiting (the lost-wakeup race, here against an interrupt). */
@@ -139,15 +139,15 @@ int console_getc(void)
 	for (;;) {
 		int c;
 
-		cli();
+		local_irq_disable();
 		spin_lock(&rx.lock);
 		c = rx_take();
 		spin_unlock(&rx.lock);
 		if (c >= 0) {
-			sti();
+			local_irq_enable();
 			return c;
 		}
-		sti_hlt();
+		safe_halt();
 	}
 }
 

@@ -31,6 +31,8 @@
 #include "kernel/wait.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/irqflags.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/power.h"
 #include "arch/i386/uaccess.h"
 
@@ -75,7 +77,7 @@ static void task_cache_put_current(void)
 	struct task *old = task_cache[cpu];
 
 	ASSERT(current_thread_info()->preempt_count > 0);
-	ASSERT(!(read_eflags() & EFLAGS_IF));   /* cache_stats[cpu] is ours */
+	ASSERT(irqs_disabled());   /* cache_stats[cpu] is ours */
 	TRACE(TR_PARK, (uint32_t)current->tid, (uint32_t)current, 0, 0, 0);
 	task_poison_parked(current);
 	task_cache[cpu] = current;
@@ -85,7 +87,7 @@ static void task_cache_put_current(void)
 	if (old) {
 		/* It parked itself, then switched away on this CPU. */
 		while (old->on_cpu)
-			pause();
+			cpu_relax();
 		TRACE(TR_FREE, (uint32_t)old, 0, 0, 0, 0);
 		task_free(old);
 	}
@@ -93,10 +95,10 @@ static void task_cache_put_current(void)
 
 struct task *task_cache_take(void)
 {
-	uint32_t flags = read_eflags();
+	uint32_t flags;
 	struct task *t;
 
-	cli();
+	local_irq_save(flags);
 	t = task_cache[this_cpu()->id];
 	/* Only once it has switched away: otherwise it is not ours yet. */
 	if (t && !t->on_cpu) {
@@ -106,8 +108,7 @@ struct task *task_cache_take(void)
 	} else {
 		t = NULL;
 	}
-	if (flags & EFLAGS_IF)
-		sti();
+	local_irq_restore(flags);
 	return t;
 }
 
@@ -141,8 +142,7 @@ static void exit_mm(struct task *t)
 	release_user_vm_lock(t);
 	t->mm = NULL;
 	/* Off this page directory (and LDT) before it may be freed. */
-	mm_activate(NULL);
-	ldt_load(NULL, this_cpu());
+	switch_mm(mm, NULL);
 	mm_put(mm);
 }
 
@@ -399,7 +399,7 @@ void do_exit(int status)
 	}
 	/* The end of clone-detached-A1's do_exit: preemption off, then the
 	 * self-reaping task parks itself, then the last schedule(). */
-	cli();
+	local_irq_disable();
 	preempt_disable();
 	if (self_reap)
 		task_cache_put_current();
@@ -449,7 +449,7 @@ void release_task_free(struct task *p)
 {
 	/* A zombie may still be switching away on its CPU. */
 	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
-		pause();
+		cpu_relax();
 	if (p->sighand)
 		sighand_put(p->sighand);
 	task_free(p);

@@ -16,6 +16,7 @@
 #include "kernel/clock.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
+#include "arch/i386/irqflags.h"
 #include "arch/i386/spinlock.h"
 #include "arch/i386/uaccess.h"
 #include "lib/errno.h"

@@ -25,7 +25,7 @@
 #include "kernel/trace.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/process.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 struct rq {
 	struct spinlock lock;
@@ -338,7 +338,7 @@ void finish_task_switch(void)
 		rq->prev = NULL;
 	}
 	spin_unlock(&rq->lock);
-	sti();
+	local_irq_enable();
 	if (push)
 		migrate_push(push);
 }
@@ -349,7 +349,7 @@ void schedule(void)
 	struct rq *rq;
 
 	schedule_checks(prev);
-	cli();
+	local_irq_disable();
 	rq = this_rq();
 	spin_lock(&rq->lock);
 	sched_need_resched[rq - rqs] = false;
@@ -376,7 +376,7 @@ void schedule(void)
 
 	if (next == prev) {
 		spin_unlock(&rq->lock);
-		sti();
+		local_irq_enable();
 		return;
 	}
 	switch_checks(rq, prev, next);
@@ -411,13 +411,13 @@ void cpu_idle(void)
 	for (;;) {
 		if (this_rq()->nr_running == 0)
 			sched_balance();
-		cli();
+		local_irq_disable();
 		if (this_rq()->nr_running > 0) {
-			sti();
+			local_irq_enable();
 			schedule();
 			continue;
 		}
-		sti_hlt();
+		safe_halt();
 	}
 }
 

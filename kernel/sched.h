@@ -73,12 +73,14 @@ void finish_task_switch(void);
 static inline void preempt_disable(void)
 {
 	current_thread_info()->preempt_count++;
-	__asm__ volatile("" ::: "memory");
+	/* A compiler barrier (Linux's barrier()): the count changes before
+	 * and after what it protects, not around it. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 static inline void preempt_enable(void)
 {
-	__asm__ volatile("" ::: "memory");
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	current_thread_info()->preempt_count--;
 }
 

@@ -30,6 +30,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
+#include "arch/i386/irqflags.h"
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/trapframe.h"
 #include "lib/string.h"
@@ -548,7 +549,7 @@ void do_signal(struct trapframe *tf)
 		return;
 	/* Writing the frame may fault and allocate (demand paging of the
 	 * stack): interrupts on. No lock is held on the way to user mode. */
-	sti();
+	local_irq_enable();
 	flags = spin_lock_irqsave(&sh->lock);
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
 	/* After rt_sigsuspend the frame saves the mask from before it. */

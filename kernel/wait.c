@@ -17,7 +17,7 @@
 #include "kernel/task.h"
 #include "kernel/exit.h"
 #include "arch/i386/uaccess.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 #define WUNTRACED   0x00000002
 #define WCONTINUED  0x00000008

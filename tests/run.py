@@ -49,7 +49,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                /tests/t_trace on, booted with `trace`
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
-  repo/...     no file refers outside the repository
+  repo/...     no file refers outside the repository; kernel/ holds no
+               i386 detail (tests/arch_boundary.py)
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
 
@@ -87,6 +88,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
+import arch_boundary
 from bench_check import bench_smp_repeats
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
@@ -456,6 +458,7 @@ def main():
     jobs.append(("gdb/tasks_vs_proc", tasks_vs_proc, ()))
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
+    jobs.append((arch_boundary.NAME, arch_boundary.kernel_has_no_i386_detail, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("trace/start_detached", trace_start_detached, ()))
     jobs.append(("trace/overflow_reported", overflow_reported, ()))

@@ -13,6 +13,7 @@
 #include "arch/i386/extable.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/fpu.h"
+#include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -241,6 +242,12 @@ void return_to_user_prepare(struct trapframe *tf)
 	}
 }
 
+void timer_interrupt(struct trapframe *tf)
+{
+	(void)tf;
+	clock_tick();
+}
+
 void trap(struct trapframe *tf)
 {
 	/* Every entry from ring 3 lands at the top of the task's kernel
@@ -256,7 +263,7 @@ void trap(struct trapframe *tf)
 		handle_irq(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
 		lapic_eoi();
-		ap_timer_tick();
+		timer_interrupt(tf);
 	} else if (tf->trapno == T_IPI_TLB) {
 		TRACE(TR_IPI_RECV, T_IPI_TLB, 0, 0, 0, 0);
 		lapic_eoi();

@@ -51,13 +51,6 @@ static inline uint32_t read_eflags(void)
 	return f;
 }
 
-/* Are interrupts off on this CPU (EFLAGS.IF clear)? Linux's name, for
- * the assertions of kernel/ code that needs them off. */
-static inline bool irqs_disabled(void)
-{
-	return !(read_eflags() & EFLAGS_IF);
-}
-
 static inline uint32_t read_cr0(void)
 {
 	uint32_t v;
