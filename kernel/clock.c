@@ -1,5 +1,6 @@
 /* kernel/clock.c - the tick counter and the TSC clock (clock.h). */
 #include "kernel/clock.h"
+#include "kernel/cputime.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
 #include "arch/i386/pit.h"
@@ -15,7 +16,7 @@ static uint64_t tsc_boot;
 
 static void timer_irq(struct trapframe *tf)
 {
-	(void)tf;
+	account_tick(tf_from_user(tf)); /* the tick's CPU time (cputime.c) */
 	clock_tick();
 }
 

@@ -61,6 +61,11 @@ struct task {
 	 * runnable, and the CPU it left will queue it on an allowed one. */
 	bool migrating;
 	struct list timer_link;         /* on the sleep-timer list */
+	/* CPU time (kernel/cputime.c), in ticks: each timer tick is charged
+	 * to the task it interrupted, to utime if it came from user mode,
+	 * to stime if from the kernel. Written only by the tick of the CPU
+	 * the task runs on; before mm, so a parked task keeps them. */
+	uint32_t utime, stime;
 
 	/* resources */
 	/* Before files: task_poison_parked leaves it, so task_free can
@@ -99,6 +104,12 @@ struct task {
 	 * de_thread): they exit without a signal to anyone, and wake it. */
 	struct task *group_exec_task;
 	struct waitqueue wait_chldexit; /* wait4 sleeps here (group leader's) */
+	/* The process's CPU-time books, in the group leader, under
+	 * tasklist_lock (Linux keeps them in signal_struct): the time of
+	 * its threads that are gone (dead_*), and of its reaped children
+	 * with theirs (c*: times' tms_cutime, RUSAGE_CHILDREN). */
+	uint32_t dead_utime, dead_stime;
+	uint32_t cutime, cstime;
 
 	/* signals (kernel/signal.c) */
 	struct sigpending pending;      /* for this task (tgkill, faults) */

@@ -7,8 +7,9 @@
  *   __WCLONE or __WALL wait for it; a detached child (exit signal -1,
  *   CLONE_DETACHED) is never waited for and does not count: with only
  *   detached children wait4 returns -ECHILD at once (abi.md section 4).
- * Spindle keeps no resource-usage accounting: a struct rusage asked for
- * is written as zeros (the pointer is still checked: -EFAULT). */
+ * A struct rusage asked for gets the reaped child's CPU time and its
+ * children's (kernel/cputime.c; the other fields are 0), and the child's
+ * time goes to the caller's cutime/cstime. */
 #include "kernel/wait.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -16,6 +17,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/exit.h"
+#include "kernel/cputime.h"
 #include "arch/i386/uaccess.h"
 #include "arch/i386/x86.h"
 
@@ -23,7 +25,6 @@
 #define WCONTINUED  0x00000008
 #define __WNOTHREAD 0x20000000
 #define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
-#define RUSAGE_SIZE 72          /* struct rusage on i386: 2 timevals + 14 longs */
 
 void notify_parent_locked(struct task *zombie)
 {
@@ -109,7 +110,7 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 			/* Report first: if the status cannot be written, the
 			 * child stays a zombie for a later wait. */
 			if ((ustatus && put_user32(ustatus, (uint32_t)c->exit_code)) ||
-			    (urusage && clear_user(urusage, RUSAGE_SIZE))) {
+			    (urusage && cputime_rusage_of_zombie(c, urusage) < 0)) {
 				flags = spin_lock_irqsave(&tasklist_lock);
 				c->state = TASK_ZOMBIE;
 				/* An execve in its group may be waiting for it
@@ -119,6 +120,9 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 				spin_unlock_irqrestore(&tasklist_lock, flags);
 				return -EFAULT;
 			}
+			flags = spin_lock_irqsave(&tasklist_lock);
+			cputime_reap_locked(current, c);
+			spin_unlock_irqrestore(&tasklist_lock, flags);
 			release_task(c);       /* the zombie is ours */
 			return tid;
 		}

@@ -17,9 +17,11 @@
 #define SYS_close            6
 #define SYS_waitpid          7
 #define SYS_creat            8
+#define SYS_link             9
 #define SYS_unlink          10
 #define SYS_execve          11
 #define SYS_chdir           12
+#define SYS_mknod           14
 #define SYS_chmod           15
 #define SYS_lseek           19
 #define SYS_getpid          20
@@ -97,9 +99,11 @@
 #define SYS_tgkill         270
 #define SYS_openat         295
 #define SYS_mkdirat        296
+#define SYS_mknodat        297
 #define SYS_fstatat64      300
 #define SYS_unlinkat       301
 #define SYS_renameat       302
+#define SYS_linkat         303
 #define SYS_symlinkat      304
 #define SYS_readlinkat     305
 #define SYS_fchmodat       306
@@ -116,6 +120,7 @@
  * without rseq. ---- */
 #define SYS_time                13
 #define SYS_times               43
+#define SYS_getrusage           77
 #define SYS_gettimeofday        78
 #define SYS_sysinfo            116
 #define SYS_sigreturn          119

@@ -13,6 +13,7 @@
 #include "arch/i386/extable.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/fpu.h"
+#include "kernel/cputime.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -255,6 +256,7 @@ void trap(struct trapframe *tf)
 		handle_irq(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
 		lapic_eoi();
+		account_tick(tf_from_user(tf)); /* the tick's CPU time */
 		ap_timer_tick();
 	} else if (tf->trapno == T_IPI_TLB) {
 		lapic_eoi();
