@@ -144,6 +144,19 @@ long cputime_rusage_of_zombie(struct task *c, uint32_t urusage)
 	return rusage_to_user(urusage, t);
 }
 
+uint64_t cputime_ns(bool thread)
+{
+	struct cputime c = { 0, 0 };
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	if (thread)
+		add_task(&c, current);
+	else
+		c = group_locked(current->group_leader);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return ((uint64_t)c.utime + c.stime) * (1000000000ull / HZ);
+}
+
 /* getrusage(who, usage): who is RUSAGE_SELF (the process), RUSAGE_THREAD
  * (the caller) or RUSAGE_CHILDREN (the reaped children); anything else
  * is -EINVAL, as on Linux. */

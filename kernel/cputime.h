@@ -28,6 +28,9 @@ void cputime_reap_locked(struct task *reaper, struct task *c);
 /* execve in a thread (de_thread): the old leader's books become to's.
  * tasklist_lock held. */
 void cputime_move_locked(struct task *from, struct task *to);
+/* The CPU time of the calling process (thread: of the caller alone), in
+ * ns: CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (time.c). */
+uint64_t cputime_ns(bool thread);
 /* wait4's rusage for zombie c (its time and its children's, Linux's
  * RUSAGE_BOTH) at user address urusage: 0 or -EFAULT. */
 long cputime_rusage_of_zombie(struct task *c, uint32_t urusage);
