@@ -309,9 +309,11 @@ struct linux_dirent64 {
 #define DT_UNKNOWN 0
 #define DT_FIFO    1
 #define DT_CHR     2
+#define DT_BLK     6
 #define DT_DIR     4
 #define DT_REG     8
 #define DT_LNK     10
+#define DT_SOCK    12
 
 /* ---- resource limits (getrlimit, setrlimit, ugetrlimit, prlimit64) ---- */
 #define RLIMIT_CPU     0
