@@ -309,6 +309,28 @@ TEST(fifo_open_waits_until_a_signal)
 	EXPECT_EQ(raw_unlink(D "/fifo"), 0);
 }
 
+/* The libc's wrappers: -1 and errno on failure. */
+TEST(libc_wrappers)
+{
+	struct stat s;
+
+	errno = 0;
+	EXPECT_EQ(link(D "/target", D "/lib1"), 0);
+	EXPECT_EQ(linkat(AT_FDCWD, D "/target", AT_FDCWD, D "/lib2", 0), 0);
+	EXPECT_EQ(stat(D "/target", &s), 0);
+	EXPECT_EQ(s.st_nlink, 6);
+	EXPECT_EQ(link(D "/target", D "/lib1"), -1);
+	EXPECT_EQ(errno, EEXIST);
+	EXPECT_EQ(mkfifo(D "/libfifo", 0600), 0);
+	EXPECT_EQ(stat(D "/libfifo", &s), 0);
+	EXPECT(S_ISFIFO(s.st_mode) && (s.st_mode & 0777) == 0600, "mode %#o", s.st_mode);
+	EXPECT_EQ(mknod(D "/libreg", S_IFREG | 0600, 0), 0);
+	EXPECT_EQ(mknodat(AT_FDCWD, D "/libchr", S_IFCHR | 0600, 0x103), -1);
+	EXPECT_EQ(errno, EPERM);
+	EXPECT_EQ(unlink(D "/lib1") | unlink(D "/lib2") | unlink(D "/libfifo") |
+		  unlink(D "/libreg"), 0);
+}
+
 int main(void)
 {
 	RUN(a_second_name_for_one_inode);
@@ -322,5 +344,6 @@ int main(void)
 	RUN(fifo_opens_as_a_pipe);
 	RUN(fifo_nonblocking_and_rdwr_opens);
 	RUN(fifo_open_waits_until_a_signal);
+	RUN(libc_wrappers);
 	return t_exit_code();
 }
