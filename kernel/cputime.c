@@ -55,6 +55,16 @@ static void add_task(struct cputime *c, const struct task *t)
 	c->stime += __atomic_load_n(&t->stime, __ATOMIC_RELAXED);
 }
 
+/* A seed thread with an exit signal of its own (abi.md section 4) is
+ * reaped like a child once it is a zombie, and its time then goes to
+ * whoever reaps it, as in 2.5.31's sys_wait4: from its exit on, it is no
+ * longer its process's. */
+static bool reaped_like_a_child(const struct task *t)
+{
+	return t->group_leader != t && t->exit_signal != -1 &&
+	       (t->state == TASK_ZOMBIE || t->state == TASK_DEAD);
+}
+
 /* The whole process of leader: its threads on the group list (the leader
  * is one of them, even a zombie) and the threads already gone. */
 static struct cputime group_locked(struct task *leader)
@@ -63,8 +73,11 @@ static struct cputime group_locked(struct task *leader)
 	struct list *pos;
 
 	add_task(&c, leader);
-	list_for_each(pos, &leader->thread_group)
-		add_task(&c, list_entry(pos, struct task, thread_group));
+	list_for_each(pos, &leader->thread_group) {
+		struct task *t = list_entry(pos, struct task, thread_group);
+		if (!reaped_like_a_child(t))
+			add_task(&c, t);
+	}
 	return c;
 }
 
@@ -72,8 +85,8 @@ void cputime_unlink_locked(struct task *p)
 {
 	struct task *leader = p->group_leader;
 
-	/* A leader leaving its list takes the whole process with it (the
-	 * last of its group): nobody's books are left to add to. */
+	/* A detached leader reaping itself is the last of its process:
+	 * nobody's books are left to add to. */
 	if (leader == p)
 		return;
 	leader->dead_utime += __atomic_load_n(&p->utime, __ATOMIC_RELAXED);
@@ -83,16 +96,17 @@ void cputime_unlink_locked(struct task *p)
 void cputime_reap_locked(struct task *reaper, struct task *c)
 {
 	struct task *books = reaper->group_leader;
-	struct cputime t;
+	struct cputime t = { 0, 0 };
 
-	/* A seed thread with an exit signal of its own is reaped like a
-	 * child, but its time is its process's (cputime_unlink_locked),
-	 * not the reaper's children's. */
-	if (c->group_leader != c)
-		return;
-	t = group_locked(c);
-	books->cutime += t.utime + c->cutime;
-	books->cstime += t.stime + c->cstime;
+	if (c->group_leader == c) {
+		t = group_locked(c);
+		t.utime += c->cutime;
+		t.stime += c->cstime;
+	} else {
+		add_task(&t, c);        /* reaped_like_a_child */
+	}
+	books->cutime += t.utime;
+	books->cstime += t.stime;
 }
 
 void cputime_move_locked(struct task *from, struct task *to)

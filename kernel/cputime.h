@@ -19,8 +19,10 @@ struct task;
 /* From the timer interrupt of this CPU: user says where it came from. */
 void account_tick(bool user);
 
-/* A task leaves its thread group's list (it self-reaps, or is reaped or
- * released): its time goes to the group's books. tasklist_lock held. */
+/* A thread leaves its group for good without being reaped (it reaps
+ * itself, or an execve in another thread ends it or, for the old leader,
+ * takes its place): its time goes to its process's books, in
+ * p->group_leader. tasklist_lock held. */
 void cputime_unlink_locked(struct task *p);
 /* wait4 reaps zombie c: a process's time (its threads' and its reaped
  * children's) goes to the reaper's cutime/cstime. tasklist_lock held. */

@@ -330,6 +330,7 @@ static void take_over_leader_locked(struct task *t, struct task *leader)
 	t->group_leader = t;
 	leader->group_leader = t;
 	leader->state = TASK_DEAD;      /* EXIT_DEAD: no wait4 can take it */
+	cputime_unlink_locked(leader);  /* its own time: ours now */
 	release_task_unlink_locked(leader);
 }
 

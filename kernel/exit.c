@@ -385,7 +385,6 @@ void do_group_exit(int status)
 
 void release_task_unlink_locked(struct task *p)
 {
-	cputime_unlink_locked(p);
 	list_del(&p->sibling);
 	list_del(&p->thread_group);
 	task_unhash_locked(p);
