@@ -62,13 +62,12 @@ static long do_linkat(int odfd, uint32_t uold, int ndfd, uint32_t unew, unsigned
 		inode_put(old);
 		return err == -EBUSY ? -EEXIST : err;   /* link(f, "/") */
 	}
-	if ((err = new_name_check(&n)) < 0)
-		;
-	else if (n.dir->dev != old->dev)
+	err = new_name_check(&n);
+	if (err == 0 && n.dir->dev != old->dev)
 		err = -EXDEV;
-	else if (!n.dir->iop->link || S_ISDIR(old->mode))
+	else if (err == 0 && (!n.dir->iop->link || S_ISDIR(old->mode)))
 		err = -EPERM;
-	else
+	else if (err == 0)
 		err = n.dir->iop->link(n.dir, n.name, n.len, old);
 	put_parent(&n);
 	inode_put(old);
@@ -101,11 +100,10 @@ static long do_mknodat(int dirfd, uint32_t upath, uint32_t mode, uint32_t dev)
 		return -EINVAL;
 	if ((err = get_parent(dirfd, upath, &p)) < 0)
 		return err == -EBUSY ? -EEXIST : err;   /* mknod("/") */
-	if ((err = new_name_check(&p)) < 0)
-		;
-	else if (type == S_IFCHR || type == S_IFBLK)
+	err = new_name_check(&p);
+	if (err == 0 && (type == S_IFCHR || type == S_IFBLK))
 		err = -EPERM;           /* a device: the comment at the top */
-	else
+	else if (err == 0)
 		err = make_node(&p, (type ? type : MKNOD_TYPE_DEFAULT) | (mode & 07777 & ~umask),
 				NULL);
 	put_parent(&p);
