@@ -23,6 +23,7 @@
  *            (arch/i386/signal_frame.c); the handler returns through
  *            rt_sigreturn. */
 #include "kernel/signal.h"
+#include "kernel/jobctl.h"
 #include "kernel/personality.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
@@ -139,14 +140,12 @@ int signals_exec_reset(struct task *t)
 /* ---- actions ---- */
 
 /* Signals whose default action is to do nothing: Linux's
- * SIG_KERNEL_IGNORE_MASK (SIGCHLD, SIGCONT, SIGURG, SIGWINCH), plus the
- * four stop signals, whose default (stop the group) needs job control,
- * which Spindle does not have: SIGSTOP is therefore simply dropped. Every
- * other signal's default ends the thread group (sig_kernel_only/coredump
- * alike: no core files here). */
+ * SIG_KERNEL_IGNORE_MASK (SIGCHLD, SIGCONT, SIGURG, SIGWINCH); SIGCONT's
+ * work is done when it is sent (kernel/jobctl.c). The four stop signals
+ * stop the group (jobctl_do_stop). Every other signal's default ends the
+ * thread group (sig_kernel_only/coredump alike: no core files here). */
 #define SIG_DEFAULT_IGNORE (SIGMASK(SIGCHLD) | SIGMASK(SIGCONT) | \
-	SIGMASK(SIGURG) | SIGMASK(SIGWINCH) | SIGMASK(SIGSTOP) | \
-	SIGMASK(SIGTSTP) | SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
+	SIGMASK(SIGURG) | SIGMASK(SIGWINCH))
 
 static bool action_ignores(const struct k_sigaction *ka, int sig)
 {
@@ -200,6 +199,8 @@ bool signal_pending(struct task *t)
 
 	if (!sh)
 		return false;           /* kernel threads take no signals */
+	if (__atomic_load_n(&t->jobstop, __ATOMIC_RELAXED) == JOBSTOP_PENDING)
+		return true;            /* to stop, on the way to user mode */
 	pending = read_set(&t->pending.signals) | read_set(&sh->shared_pending.signals);
 	return pending && (pending & ~read_set(&t->blocked)) != 0;
 }
@@ -270,7 +271,7 @@ void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
  * EOIs; trap.c). The IPI is sent after the fence and the store it
  * orders: the interrupt cannot overtake the bit (SDM Vol. 3A 10.6: the
  * ICR write that sends it is itself a store, in order with ours). */
-static void signal_wake(struct task *t)
+void signal_wake(struct task *t)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (t->state == TASK_INTERRUPTIBLE && wake_up_task(t))
@@ -339,6 +340,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 	if (sig < 1 || sig > SIG_MAX || !sh)
 		return 0;
 	flags = spin_lock_irqsave(&sh->lock);
+	jobctl_prepare_signal_locked(t, sh, sig);
 	wake = queue_signal_locked(sh, &t->pending, t, info) && !(t->blocked & SIGMASK(sig));
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (wake)
@@ -376,6 +378,7 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 		return 0;               /* a dead group: Linux also says 0 */
 
 	flags = spin_lock_irqsave(&sh->lock);
+	jobctl_prepare_signal_locked(t, sh, sig);
 	if (queue_signal_locked(sh, &sh->shared_pending, t, info)) {
 		/* Linux's complete_signal: g itself if it can take the
 		 * signal, else the first thread of the group that can. If
@@ -490,6 +493,8 @@ void do_signal(struct trapframe *tf)
 	/* Writing the frame may fault and allocate (demand paging of the
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	sti();
+	if (t->jobstop == JOBSTOP_PENDING)
+		jobctl_stop_self();     /* the group is stopping */
 	flags = spin_lock_irqsave(&sh->lock);
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
 	/* After rt_sigsuspend the frame saves the mask from before it. */
@@ -506,8 +511,10 @@ void do_signal(struct trapframe *tf)
 		sh->action[sig - 1].handler = SIG_DFL;      /* SA_ONESHOT */
 	spin_unlock_irqrestore(&sh->lock, flags);
 
-	if (action_ignores(&ka, sig)) {
+	if (action_ignores(&ka, sig) || (ka.handler == SIG_DFL && sig_is_stop(sig))) {
 		signal_set_blocked(oldmask);
+		if (ka.handler == SIG_DFL && sig_is_stop(sig))
+			jobctl_do_stop(sig);
 		return;
 	}
 	if (ka.handler == SIG_DFL) {

@@ -29,6 +29,8 @@ enum task_state {
 	TASK_UNINTERRUPTIBLE,   /* asleep; only its event wakes it */
 	TASK_ZOMBIE,            /* exited, waiting for its parent's wait4 */
 	TASK_DEAD,              /* reaped, or detached and gone */
+	TASK_STOPPED,           /* stopped by job control; only SIGCONT or
+				 * SIGKILL wakes it (kernel/jobctl.c) */
 };
 
 #define TASK_COMM_LEN 16
@@ -119,6 +121,16 @@ struct task {
 	 * TIF_RESTORE_SIGMASK). kernel/signal_wait.c */
 	uint64_t saved_sigmask;
 	bool restore_sigmask;
+	/* job control (kernel/jobctl.c), under sighand->lock: whether this
+	 * thread must stop or has stopped for its group's stop; and, in
+	 * the group leader, the group stop (its signal, 0: none, and
+	 * whether every thread is stopped) and what wait4's WUNTRACED and
+	 * WCONTINUED, and the parent's SIGCHLD, have yet to be told */
+	uint8_t jobstop;
+	int stop_sig;
+	bool group_stopped;
+	int stop_report;
+	bool cont_report, cld_continued;
 	/* sigaltstack (kernel/signal_stack.c): 0 size = none */
 	uint32_t sas_ss_sp, sas_ss_size;
 

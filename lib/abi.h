@@ -508,6 +508,7 @@ struct timespec {
 #define SIGSTOP 19
 #define NSIG    64
 
+#define SA_NOCLDSTOP 0x00000001 /* SIGCHLD: not for a child's stop or continue */
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
 #define SA_ONSTACK   0x08000000 /* the frame on the sigaltstack */
@@ -540,6 +541,8 @@ struct timespec {
 #define TRAP_HWBKPT  4          /* SIGTRAP: debug-register breakpoint */
 #define CLD_EXITED   1          /* SIGCHLD: the child called exit */
 #define CLD_KILLED   2          /* SIGCHLD: a signal killed it */
+#define CLD_STOPPED  5          /* SIGCHLD: a stop signal stopped it */
+#define CLD_CONTINUED 6         /* SIGCHLD: SIGCONT continued it */
 
 struct k_sigaction {            /* the kernel's struct sigaction */
 	void *handler;
