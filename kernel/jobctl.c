@@ -69,6 +69,7 @@ void jobctl_prepare_signal_locked(struct task *t, struct sighand *sh, int sig)
 			if (o->sighand == sh) {
 				o->pending.signals &= ~STOP_SIGNALS;
 				o->jobstop = JOBSTOP_NONE;
+				o->stop_dequeued = false;
 				wake_up_stopped(o);
 			}
 			o = next_thread(o);
@@ -184,7 +185,10 @@ void jobctl_do_stop(int sig)
 		return;
 	}
 	spin_lock(&sh->lock);
-	if (!leader->stop_sig && !kill_pending(t, sh)) {
+	/* A SIGCONT sent since we took the stop signal has cancelled it
+	 * (Linux's JOBCTL_STOP_DEQUEUED): otherwise we would stop after
+	 * the continue and stay stopped. */
+	if (t->stop_dequeued && !leader->stop_sig && !kill_pending(t, sh)) {
 		leader->stop_sig = sig;
 		do {
 			if (o->sighand == sh && alive(o)) {
@@ -195,6 +199,7 @@ void jobctl_do_stop(int sig)
 			o = next_thread(o);
 		} while (o != t);
 	}
+	t->stop_dequeued = false;
 	spin_unlock(&sh->lock);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (t->jobstop == JOBSTOP_PENDING)
@@ -218,4 +223,18 @@ int jobctl_wait_report_locked(struct task *c, uint32_t options)
 	}
 	spin_unlock(&sh->lock);
 	return status;
+}
+
+bool jobctl_sig_ignored(int sig)
+{
+	struct sighand *sh = current->sighand;
+	uint32_t flags;
+	bool ignored;
+
+	if (!sh)
+		return true;
+	flags = spin_lock_irqsave(&sh->lock);
+	ignored = (current->blocked & SIGMASK(sig)) || sh->action[sig - 1].handler == SIG_IGN;
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return ignored;
 }

@@ -33,6 +33,9 @@ void jobctl_stop_self(void);
  * process c, as a wait status, taken (0: none). tasklist_lock held. */
 int jobctl_wait_report_locked(struct task *c, uint32_t options);
 
+/* Does current block or ignore sig? (the terminal's is_ignored) */
+bool jobctl_sig_ignored(int sig);
+
 /* kernel/pgrp.c: POSIX's orphaned process group. tasklist_lock held. */
 bool pgrp_orphaned_locked(int pgid);
 

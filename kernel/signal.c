@@ -497,6 +497,7 @@ void do_signal(struct trapframe *tf)
 		jobctl_stop_self();     /* the group is stopping */
 	flags = spin_lock_irqsave(&sh->lock);
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
+	t->stop_dequeued = sig_is_stop(sig);    /* Linux's JOBCTL_STOP_DEQUEUED */
 	/* After rt_sigsuspend the frame saves the mask from before it. */
 	oldmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
 	t->restore_sigmask = false;

@@ -42,9 +42,6 @@
 #define SIG_IGN ((void *)1)
 
 /* Linux i386 numbers the kernel needs that lib/abi.h does not list. */
-#define SIGTSTP  20
-#define SIGTTIN  21
-#define SIGTTOU  22
 #define SIGURG   23
 #define SIGWINCH 28
 

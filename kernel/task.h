@@ -127,6 +127,7 @@ struct task {
 	 * whether every thread is stopped) and what wait4's WUNTRACED and
 	 * WCONTINUED, and the parent's SIGCHLD, have yet to be told */
 	uint8_t jobstop;
+	bool stop_dequeued;     /* took a stop signal; SIGCONT clears it */
 	int stop_sig;
 	bool group_stopped;
 	int stop_report;

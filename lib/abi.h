@@ -506,6 +506,9 @@ struct timespec {
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20              /* the terminal's stops (kernel/jobctl.c) */
+#define SIGTTIN 21
+#define SIGTTOU 22
 #define NSIG    64
 
 #define SA_NOCLDSTOP 0x00000001 /* SIGCHLD: not for a child's stop or continue */

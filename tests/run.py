@@ -77,7 +77,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
-from console_tty import shell_intr, tty_raw
+from console_tty import shell_intr, shell_susp, tty_raw
 from bench_check import bench_smp_repeats
 from docs_examples import doc_jobs, outside_references
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
@@ -411,6 +411,7 @@ def main():
         jobs.append(("smp%d/shell.oom" % smp, shell_oom, (smp,)))
         jobs.append(("smp%d/shell.files" % smp, shell_files, (smp,)))
         jobs.append(("smp%d/shell.intr" % smp, shell_intr, (smp,)))
+        jobs.append(("smp%d/shell.susp" % smp, shell_susp, (smp,)))
         jobs.append(("smp%d/console.tty_raw" % smp, tty_raw, (smp,)))
         for t in user_tests:
             if smp not in USER_TEST_SMP.get(t, SMP_COUNTS):

@@ -11,9 +11,8 @@
 #define T_PROG "t_jobctl"
 #include "t.h"
 #include "thr.h"
+#include "termios.h"
 
-#define WUNTRACED   2
-#define WCONTINUED  8
 #define STACK 16384
 #define STOPPED(sig) (((sig) << 8) | 0x7f)
 #define CONTINUED 0xffff
@@ -331,6 +330,66 @@ TEST(sigcont_cancels_a_pending_stop)
 	EXPECT_STATUS(child_status(tstp_manager, 3), EXITED(0));
 }
 
+/* ---- the terminal: SIGTTIN and SIGTTOU ---- */
+
+/* In a manager process, a worker in a group of its own uses the console
+ * from the background: how 0, a read: SIGTTIN stops it; 1, the same with
+ * SIGTTIN ignored: EIO; 2, tcsetpgrp: SIGTTOU stops it; 3, tcsetattr
+ * with SIGTTOU ignored: allowed; 4, a write with TOSTOP set: SIGTTOU;
+ * 5, a write without TOSTOP: allowed. 0 if all went as said. */
+static int tty_manager(long how)
+{
+	static const int stop_sig[] = { SIGTTIN, 0, SIGTTOU, 0, SIGTTOU, 0 };
+	struct termios saved, t;
+	int st = 0, r;
+	long pid;
+
+	if (tcgetattr(0, &saved) != 0)
+		return 20;
+	if (how == 4) {
+		t = saved;
+		t.c_lflag |= TOSTOP;
+		if (tcsetattr(0, TCSANOW, &t) != 0)
+			return 21;
+	}
+	word[0] = 0;
+	pid = raw_fork();
+	if (pid == 0) {
+		char c;
+		raw_setpgid(0, 0);
+		if (how == 1)
+			thr_signal(SIGTTIN, (void (*)(int))SIG_IGN);
+		if (how == 3)
+			thr_signal(SIGTTOU, (void (*)(int))SIG_IGN);
+		switch (how) {
+		case 0: r = (int)raw_read(0, &c, 1); break;
+		case 1: r = raw_read(0, &c, 1) == -EIO ? 0 : 1; break;
+		case 2: r = tcsetpgrp(0, (pid_t)raw_getpid()); break;
+		case 3: r = tcgetattr(0, &t) == 0 && tcsetattr(0, TCSANOW, &t) == 0 ? 0 : 1; break;
+		default: r = raw_write(1, "", 0) == 0 && raw_write(1, " ", 1) == 1 ? 0 : 1; break;
+		}
+		raw_exit_group(r == 0 ? 0 : 1);
+	}
+	if (pid < 0)
+		return 22;
+	raw_setpgid((int)pid, (int)pid);
+	if (stop_sig[how]) {
+		r = raw_wait4((int)pid, &st, WUNTRACED, NULL) == pid && st == STOPPED(stop_sig[how]);
+		raw_kill((int)pid, SIGKILL);
+		raw_wait4((int)pid, &st, 0, NULL);
+	} else {
+		r = raw_wait4((int)pid, &st, WUNTRACED, NULL) == pid && st == EXITED(0);
+	}
+	tcsetattr(0, TCSANOW, &saved);
+	return r ? 0 : 30 + (int)how;
+}
+
+TEST(background_use_of_the_console)
+{
+	for (long how = 0; how <= 5; how++)
+		EXPECT_STATUS(child_status(tty_manager, how), EXITED(0));
+}
+
 /* ---- a sleeping process, init, and the errors ---- */
 
 TEST(a_sleeping_process_stops_too)
@@ -388,6 +447,7 @@ int main(void)
 	RUN(sigtstp_to_an_orphaned_group_is_discarded);
 	RUN(sigtstp_stops_only_with_its_default_action);
 	RUN(sigcont_cancels_a_pending_stop);
+	RUN(background_use_of_the_console);
 	RUN(a_sleeping_process_stops_too);
 	RUN(init_never_stops);
 	RUN(wait4_errors);
