@@ -5,7 +5,7 @@
  * The shape is Linux 2.6's kernel/signal.c, cut down to what abi.md
  * section 7 asks: a pending set is a bit mask with a few siginfo slots
  * (a second standard signal merges with the first, whose siginfo is
- * kept), no job control, no sigaltstack, no SA_RESTART (an interrupted
+ * kept), job control in kernel/jobctl.c, no SA_RESTART (an interrupted
  * call returns -EINTR).
  *
  * The life of a signal:
