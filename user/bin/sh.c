@@ -429,41 +429,31 @@ static int b_pwd(int argc, char **argv)
 	return 0;
 }
 
-/* fg: the stopped pipeline continued, in the foreground. */
-static int b_fg(int argc, char **argv)
+/* fg and bg: the stopped pipeline continued, in the foreground (the
+ * console is its again) or as a background job. */
+static int b_fg_bg(int argc, char **argv)
 {
 	pid_t pids[PIPE_MAX];
 	int n = stopped.n;
+	bool fg = argv[0][0] == 'f';
 
 	(void)argc;
-	(void)argv;
 	if (n == 0) {
-		fprintf(stderr, "fg: no stopped job\n");
+		fprintf(stderr, "%s: no stopped job\n", argv[0]);
 		return 1;
 	}
 	memcpy(pids, stopped.pids, (size_t)n * sizeof(pid_t));
 	stopped.n = 0;
-	if (job_control)
+	if (fg && job_control)
 		tcsetpgrp(0, stopped.pgid);
 	kill(-stopped.pgid, SIGCONT);
-	fprintf(stderr, "[%d] Continued\n", pids[n - 1]);
-	return wait_pipeline(pids, n, true);
-}
-
-/* bg: the stopped pipeline continued, as a background job. */
-static int b_bg(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	if (stopped.n == 0) {
-		fprintf(stderr, "bg: no stopped job\n");
-		return 1;
+	if (fg) {
+		fprintf(stderr, "[%d] Continued\n", pids[n - 1]);
+		return wait_pipeline(pids, n, true);
 	}
-	kill(-stopped.pgid, SIGCONT);
-	for (int i = 0; i < stopped.n && njobs < JOBS_MAX; i++)
-		jobs[njobs++] = stopped.pids[i];
-	printf("[%d]\n", stopped.pids[stopped.n - 1]);
-	stopped.n = 0;
+	for (int i = 0; i < n && njobs < JOBS_MAX; i++)
+		jobs[njobs++] = pids[i];
+	printf("[%d]\n", pids[n - 1]);
 	return 0;
 }
 
@@ -472,11 +462,11 @@ static const struct builtin {
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 } builtins[] = {
-	{ "bg",   b_bg,   "bg                    continue the stopped job in the background" },
+	{ "bg",   b_fg_bg, "bg                    continue the stopped job in the background" },
 	{ "cd",   b_cd,   "cd [DIR]              change the working directory (default $HOME)" },
 	{ "echo", b_echo, "echo [-n] [WORD...]   print the words" },
 	{ "exit", b_exit, "exit [N]              leave the shell with status N (default $?)" },
-	{ "fg",   b_fg,   "fg                    continue the stopped job (Ctrl-Z) in the foreground" },
+	{ "fg",   b_fg_bg, "fg                    continue the stopped job (Ctrl-Z) in the foreground" },
 	{ "help", b_help, "help                  this list" },
 	{ "pwd",  b_pwd,  "pwd                   print the working directory" },
 	{ "wait", b_wait, "wait                  wait for every background job" },
