@@ -9,6 +9,7 @@
  * CLONE_RELEASE_VM word, user-vm-unlock-A2), its TLS descriptors and its
  * signal handlers, and its registers are set to the program's start. */
 #include "kernel/exec.h"
+#include "kernel/cputime.h"
 #include "kernel/elf.h"
 #include "kernel/exit.h"
 #include "kernel/file.h"
@@ -327,9 +328,11 @@ static void take_over_leader_locked(struct task *t, struct task *leader)
 	 * execve, so the process keeps the one it had: the leader's. */
 	t->exit_signal = leader->exit_signal;
 	itimer_move_locked(leader, t);  /* the process's alarm goes on */
+	cputime_move_locked(leader, t); /* and its CPU-time books */
 	t->group_leader = t;
 	leader->group_leader = t;
 	leader->state = TASK_DEAD;      /* EXIT_DEAD: no wait4 can take it */
+	cputime_unlink_locked(leader);  /* its own time: ours now */
 	release_task_unlink_locked(leader);
 }
 

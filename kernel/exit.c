@@ -17,6 +17,7 @@
  * detached thread, and the leader becomes a zombie that nobody is told
  * about; execve releases it and takes over its pid. */
 #include "kernel/exit.h"
+#include "kernel/cputime.h"
 #include "kernel/file.h"
 #include "kernel/futex.h"
 #include "kernel/panic.h"
@@ -367,6 +368,7 @@ void do_exit(int status)
 	 * always look like the last one. */
 	last_of_init = t->tgid == 1 && group_dead(t);
 	if (self_reap) {
+		cputime_unlink_locked(t);       /* its time stays the process's */
 		list_del(&t->sibling);
 		list_del(&t->thread_group);
 		task_unhash_locked(t);

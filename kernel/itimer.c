@@ -9,7 +9,8 @@
  * leader takes it over: itimer_move_locked). Armed timers are on itimer_list, which
  * the clock tick scans (itimers_run, from timers_run). Resolution is the
  * tick (10 ms); an expiry is never early. ITIMER_VIRTUAL and ITIMER_PROF
- * (CPU time) are -EINVAL: Spindle does not account CPU time per process.
+ * (CPU time) are -EINVAL: Spindle accounts CPU time (kernel/cputime.c)
+ * but has no timers on it.
  * Lock order: tasklist_lock, then itimer_lock. */
 #include "kernel/task.h"
 #include "kernel/panic.h"

@@ -98,6 +98,7 @@ static const char *state_name(enum task_state s)
 	case TASK_INTERRUPTIBLE: return "S";
 	case TASK_UNINTERRUPTIBLE: return "D";
 	case TASK_ZOMBIE: return "Z";
+	case TASK_STOPPED: return "T";
 	default: return "X";
 	}
 }

@@ -11,6 +11,7 @@
  * thread of a process, all under tasklist_lock. */
 #include "kernel/task.h"
 #include "kernel/panic.h"
+#include "kernel/jobctl.h"
 #include "kernel/syscall.h"
 #include "kernel/tty.h"
 #include "lib/errno.h"
@@ -33,6 +34,24 @@ bool pgrp_exists_locked(int pgid, int sid)
 			return true;
 	}
 	return false;
+}
+
+/* POSIX's orphaned process group, Linux's will_become_orphaned_pgrp: no
+ * process of it has a parent in another group of the same session (a
+ * parent that is init does not count), so nobody is left who could
+ * continue it after a stop. tasklist_lock held. */
+bool pgrp_orphaned_locked(int pgid)
+{
+	struct list *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link), *p = t->parent;
+		if (t->group_leader != t || t->pgid != pgid || !alive(t) || !p || p->tgid == 1)
+			continue;
+		if (p->pgid != pgid && p->sid == t->sid)
+			return false;
+	}
+	return true;
 }
 
 /* Every thread of t's process. tasklist_lock held. */

@@ -201,7 +201,8 @@ void sched_set_allowed(struct task *t, uint32_t mask)
 		spin_unlock_irqrestore(&rq->lock, flags);
 		migrate_push(t);
 		return;
-	} else if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
+	} else if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE ||
+		   t->state == TASK_STOPPED) {
 		t->cpu = pick_cpu(t);   /* it wakes up there */
 	}
 	spin_unlock_irqrestore(&rq->lock, flags);
@@ -221,13 +222,14 @@ void sched_add(struct task *t)
 	spin_unlock_irqrestore(&rq->lock, flags);
 }
 
-bool wake_up_task(struct task *t)
+static bool try_wake(struct task *t, bool stopped)
 {
 	uint32_t flags;
 	struct rq *rq = task_rq_lock(t, &flags);
 	bool woke = false;
 
-	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
+	if (stopped ? t->state == TASK_STOPPED :
+	    t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE) {
 		t->state = TASK_RUNNING;
 		if (!t->on_rq && t != rq->idle)
 			enqueue(rq, t);
@@ -236,6 +238,16 @@ bool wake_up_task(struct task *t)
 	}
 	spin_unlock_irqrestore(&rq->lock, flags);
 	return woke;
+}
+
+bool wake_up_task(struct task *t)
+{
+	return try_wake(t, false);
+}
+
+bool wake_up_stopped(struct task *t)
+{
+	return try_wake(t, true);
 }
 
 /* Called by an idle CPU: take one waiting (queued, not running) task from
@@ -331,7 +343,7 @@ void finish_task_switch(void)
 		if (prev->migrating)
 			push = prev;
 		else if ((prev->state == TASK_INTERRUPTIBLE ||
-			  prev->state == TASK_UNINTERRUPTIBLE) &&
+			  prev->state == TASK_UNINTERRUPTIBLE || prev->state == TASK_STOPPED) &&
 			 !cpu_allowed(prev, (int)(rq - rqs)))
 			prev->cpu = pick_cpu(prev);
 		__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);

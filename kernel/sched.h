@@ -34,8 +34,11 @@ void sched_init(void);              /* the boot task becomes cpu0's idle */
 void sched_init_cpu(int cpu, struct task *idle);
 void schedule(void);
 void sched_yield(void);
-/* Makes a sleeping task runnable (true if it was asleep). */
+/* Makes a sleeping task runnable (true if it was asleep). A stopped task
+ * (TASK_STOPPED) is not asleep: only wake_up_stopped, for SIGCONT and
+ * SIGKILL (kernel/jobctl.c), makes it run. */
 bool wake_up_task(struct task *t);
+bool wake_up_stopped(struct task *t);
 /* Puts a new task on a run queue. */
 void sched_add(struct task *t);
 void sched_tick(void);              /* from the timer interrupt */

@@ -5,7 +5,7 @@
  * The shape is Linux 2.6's kernel/signal.c, cut down to what abi.md
  * section 7 asks: a pending set is a bit mask with a few siginfo slots
  * (a second standard signal merges with the first, whose siginfo is
- * kept), no job control, no sigaltstack, no SA_RESTART (an interrupted
+ * kept), job control in kernel/jobctl.c, no SA_RESTART (an interrupted
  * call returns -EINTR).
  *
  * The life of a signal:
@@ -24,6 +24,7 @@
  *            rt_sigreturn. */
 #include "kernel/signal.h"
 #include "kernel/panic.h"
+#include "kernel/jobctl.h"
 #include "kernel/personality.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
@@ -141,14 +142,12 @@ int signals_exec_reset(struct task *t)
 /* ---- actions ---- */
 
 /* Signals whose default action is to do nothing: Linux's
- * SIG_KERNEL_IGNORE_MASK (SIGCHLD, SIGCONT, SIGURG, SIGWINCH), plus the
- * four stop signals, whose default (stop the group) needs job control,
- * which Spindle does not have: SIGSTOP is therefore simply dropped. Every
- * other signal's default ends the thread group (sig_kernel_only/coredump
- * alike: no core files here). */
+ * SIG_KERNEL_IGNORE_MASK (SIGCHLD, SIGCONT, SIGURG, SIGWINCH); SIGCONT's
+ * work is done when it is sent (kernel/jobctl.c). The four stop signals
+ * stop the group (jobctl_do_stop). Every other signal's default ends the
+ * thread group (sig_kernel_only/coredump alike: no core files here). */
 #define SIG_DEFAULT_IGNORE (SIGMASK(SIGCHLD) | SIGMASK(SIGCONT) | \
-	SIGMASK(SIGURG) | SIGMASK(SIGWINCH) | SIGMASK(SIGSTOP) | \
-	SIGMASK(SIGTSTP) | SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
+	SIGMASK(SIGURG) | SIGMASK(SIGWINCH))
 
 static bool action_ignores(const struct k_sigaction *ka, int sig)
 {
@@ -202,6 +201,8 @@ bool signal_pending(struct task *t)
 
 	if (!sh)
 		return false;           /* kernel threads take no signals */
+	if (__atomic_load_n(&t->jobstop, __ATOMIC_RELAXED) == JOBSTOP_PENDING)
+		return true;            /* to stop, on the way to user mode */
 	pending = read_set(&t->pending.signals) | read_set(&sh->shared_pending.signals);
 	return pending && (pending & ~read_set(&t->blocked)) != 0;
 }
@@ -272,7 +273,7 @@ void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
  * EOIs; trap.c). The IPI is sent after the fence and the store it
  * orders: the interrupt cannot overtake the bit (SDM Vol. 3A 10.6: the
  * ICR write that sends it is itself a store, in order with ours). */
-static void signal_wake(struct task *t)
+void signal_wake(struct task *t)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (t->state == TASK_INTERRUPTIBLE && wake_up_task(t))
@@ -342,6 +343,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 	if (sig < 1 || sig > SIG_MAX || !sh)
 		return 0;
 	flags = spin_lock_irqsave(&sh->lock);
+	jobctl_prepare_signal_locked(t, sh, sig);
 	wake = queue_signal_locked(sh, &t->pending, t, info) && !(t->blocked & SIGMASK(sig));
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (wake)
@@ -381,6 +383,7 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 		return 0;               /* a dead group: Linux also says 0 */
 
 	flags = spin_lock_irqsave(&sh->lock);
+	jobctl_prepare_signal_locked(t, sh, sig);
 	if (queue_signal_locked(sh, &sh->shared_pending, t, info)) {
 		/* Linux's complete_signal: g itself if it can take the
 		 * signal, else the first thread of the group that can. If
@@ -398,61 +401,6 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 	if (target)
 		signal_wake(target);
 	return 0;
-}
-
-void exit_siginfo(const struct task *zombie, struct ksiginfo *info)
-{
-	int code = zombie->exit_code;
-
-	memset(info, 0, sizeof(*info));
-	info->signo = zombie->exit_signal;
-	info->pid = zombie->tid;
-	/* The wait status (abi.md section 3): a signal number in the low 7
-	 * bits, else the exit code in bits 8..15. No core dumps, so never
-	 * CLD_DUMPED. */
-	if (code & 0x7f) {
-		info->code = CLD_KILLED;
-		info->status = code & 0x7f;
-	} else {
-		info->code = CLD_EXITED;
-		info->status = (code >> 8) & 0xff;
-	}
-}
-
-/* A signal from the kernel itself. The exit signal is recognised here
- * because wait.c's notify_parent_locked sends it through
- * send_signal_group(parent, exit_signal) while current is the task that
- * has just become a zombie (kernel/exit.c do_exit); for the rarer
- * notification of a zombie that is reparented (current is then its old
- * parent) it stays SI_KERNEL. tasklist_lock is held on that path, so
- * current's parent and state are stable. */
-static void kernel_siginfo(const struct task *to, int sig, struct ksiginfo *info)
-{
-	const struct task *self = current;
-
-	if (self->state == TASK_ZOMBIE && self->parent == to && sig == self->exit_signal) {
-		exit_siginfo(self, info);
-		return;
-	}
-	memset(info, 0, sizeof(*info));
-	info->signo = sig;
-	info->code = SI_KERNEL;
-}
-
-int send_signal_task(struct task *t, int sig)
-{
-	struct ksiginfo info;
-
-	kernel_siginfo(t, sig, &info);
-	return send_signal_task_info(t, &info);
-}
-
-int send_signal_group(struct task *g, int sig)
-{
-	struct ksiginfo info;
-
-	kernel_siginfo(g, sig, &info);
-	return send_signal_group_info(g, &info);
 }
 
 void force_signal_info(struct task *t, const struct ksiginfo *info)
@@ -550,8 +498,11 @@ void do_signal(struct trapframe *tf)
 	/* Writing the frame may fault and allocate (demand paging of the
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	local_irq_enable();
+	if (t->jobstop == JOBSTOP_PENDING)
+		jobctl_stop_self();     /* the group is stopping */
 	flags = spin_lock_irqsave(&sh->lock);
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
+	t->stop_dequeued = sig_is_stop(sig);    /* Linux's JOBCTL_STOP_DEQUEUED */
 	/* After rt_sigsuspend the frame saves the mask from before it. */
 	oldmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
 	t->restore_sigmask = false;
@@ -566,8 +517,10 @@ void do_signal(struct trapframe *tf)
 		sh->action[sig - 1].handler = SIG_DFL;      /* SA_ONESHOT */
 	spin_unlock_irqrestore(&sh->lock, flags);
 
-	if (action_ignores(&ka, sig)) {
+	if (action_ignores(&ka, sig) || (ka.handler == SIG_DFL && sig_is_stop(sig))) {
 		signal_set_blocked(oldmask);
+		if (ka.handler == SIG_DFL && sig_is_stop(sig))
+			jobctl_do_stop(sig);
 		return;
 	}
 	if (ka.handler == SIG_DFL) {

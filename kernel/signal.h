@@ -42,9 +42,6 @@
 #define SIG_IGN ((void *)1)
 
 /* Linux i386 numbers the kernel needs that lib/abi.h does not list. */
-#define SIGTSTP  20
-#define SIGTTIN  21
-#define SIGTTOU  22
 #define SIGURG   23
 #define SIGWINCH 28
 
@@ -114,6 +111,9 @@ int send_signal_group_info(struct task *t, const struct ksiginfo *info);
 /* Is t in pid 1's group, with sig's action SIG_DFL? Then kill, tgkill
  * and a child's exit signal drop sig (Linux's SIGNAL_UNKILLABLE). */
 bool signal_init_ignores(struct task *t, int sig);
+/* Makes t notice a pending signal (or a stop: kernel/jobctl.c) now: a
+ * task asleep interruptibly is woken, one running elsewhere is kicked. */
+void signal_wake(struct task *t);
 /* The same for a signal the kernel sends on its own: SI_KERNEL (Linux's
  * SEND_SIG_PRIV), except the exit signal a new zombie sends its parent,
  * which carries exit_siginfo(). */

@@ -29,6 +29,8 @@ enum task_state {
 	TASK_UNINTERRUPTIBLE,   /* asleep; only its event wakes it */
 	TASK_ZOMBIE,            /* exited, waiting for its parent's wait4 */
 	TASK_DEAD,              /* reaped, or detached and gone */
+	TASK_STOPPED,           /* stopped by job control; only SIGCONT or
+				 * SIGKILL wakes it (kernel/jobctl.c) */
 };
 
 #define TASK_COMM_LEN 16
@@ -61,6 +63,11 @@ struct task {
 	 * runnable, and the CPU it left will queue it on an allowed one. */
 	bool migrating;
 	struct list timer_link;         /* on the sleep-timer list */
+	/* CPU time (kernel/cputime.c), in ticks: each timer tick is charged
+	 * to the task it interrupted, to utime if it came from user mode,
+	 * to stime if from the kernel. Written only by the tick of the CPU
+	 * the task runs on; before mm, so a parked task keeps them. */
+	uint32_t utime, stime;
 
 	/* resources */
 	/* Before files: task_poison_parked leaves it, so task_free can
@@ -99,6 +106,12 @@ struct task {
 	 * de_thread): they exit without a signal to anyone, and wake it. */
 	struct task *group_exec_task;
 	struct waitqueue wait_chldexit; /* wait4 sleeps here (group leader's) */
+	/* The process's CPU-time books, in the group leader, under
+	 * tasklist_lock (Linux keeps them in signal_struct): the time of
+	 * its threads that are gone (dead_*), and of its reaped children
+	 * with theirs (c*: times' tms_cutime, RUSAGE_CHILDREN). */
+	uint32_t dead_utime, dead_stime;
+	uint32_t cutime, cstime;
 
 	/* signals (kernel/signal.c) */
 	struct sigpending pending;      /* for this task (tgkill, faults) */
@@ -108,6 +121,17 @@ struct task {
 	 * TIF_RESTORE_SIGMASK). kernel/signal_wait.c */
 	uint64_t saved_sigmask;
 	bool restore_sigmask;
+	/* job control (kernel/jobctl.c), under sighand->lock: whether this
+	 * thread must stop or has stopped for its group's stop; and, in
+	 * the group leader, the group stop (its signal, 0: none, and
+	 * whether every thread is stopped) and what wait4's WUNTRACED and
+	 * WCONTINUED, and the parent's SIGCHLD, have yet to be told */
+	uint8_t jobstop;
+	bool stop_dequeued;     /* took a stop signal; SIGCONT clears it */
+	int stop_sig;
+	bool group_stopped;
+	int stop_report;
+	bool cont_report, cld_continued;
 	/* sigaltstack (kernel/signal_stack.c): 0 size = none */
 	uint32_t sas_ss_sp, sas_ss_size;
 

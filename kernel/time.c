@@ -6,10 +6,13 @@
  * adds the CMOS clock's reading at boot (nothing sets the time, so the
  * two never drift apart). As on Linux, MONOTONIC_RAW and BOOTTIME (no
  * suspend here) read as MONOTONIC, and the _COARSE clocks are the same
- * clocks reported at the tick's resolution. The per-process and
- * per-thread CPU-time clocks need accounting Spindle does not keep:
- * -EINVAL, as for any clock it does not have. */
+ * clocks reported at the tick's resolution. The CPU-time clocks
+ * CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (glibc's clock()
+ * reads the first) can be read, at the tick's resolution
+ * (kernel/cputime.c), but not slept on: -EINVAL there, as for any clock
+ * Spindle does not have (Linux sleeps on the process clock). */
 #include "kernel/clock.h"
+#include "kernel/cputime.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -164,10 +167,20 @@ SYSCALL(SYS_clock_nanosleep_time64, clock_nanosleep_time64)
 	return do_nanosleep((int)arg[0], arg[1] & TIMER_ABSTIME, arg[2], arg[3], true);
 }
 
+static bool clock_is_cputime(int clk)
+{
+	return clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID;
+}
+
 static long do_gettime(int clk, uint32_t uts, bool time64)
 {
 	uint64_t now;
-	int err = clock_now(clk, &now);
+	int err = 0;
+
+	if (clock_is_cputime(clk))
+		now = cputime_ns(clk == CLOCK_THREAD_CPUTIME_ID);
+	else
+		err = clock_now(clk, &now);
 
 	return err < 0 ? err : timespec_to_user(uts, time64, now);
 }
@@ -186,10 +199,10 @@ SYSCALL(SYS_clock_gettime64, clock_gettime64)
  * the same), one tick for the _COARSE ones. res may be NULL. */
 static long do_getres(int clk, uint32_t ures, bool time64)
 {
-	uint64_t res = (clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE) ?
-		       NSEC_PER_SEC / HZ : 1;
+	uint64_t res = (clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE ||
+			clock_is_cputime(clk)) ? NSEC_PER_SEC / HZ : 1;
 
-	if (!clock_valid(clk))
+	if (!clock_valid(clk) && !clock_is_cputime(clk))
 		return -EINVAL;
 	return ures ? timespec_to_user(ures, time64, res) : 0;
 }

@@ -104,7 +104,7 @@ static bool end_line(struct ldisc *l, char end)
 	return true;
 }
 
-/* ISIG: VINTR or VQUIT. As Linux's n_tty (isig): the input is flushed
+/* ISIG: VINTR, VQUIT or VSUSP. As Linux's n_tty (isig): the input is flushed
  * (unless NOFLSH), ^C is echoed (ECHO and ECHOCTL), and the caller sends
  * the signal to the foreground process group. */
 static void signal_char(struct ldisc *l, unsigned char c, int sig)
@@ -146,6 +146,10 @@ bool ldisc_input(struct ldisc *l, unsigned char c)
 		}
 		if (c && c == cc[VQUIT]) {
 			signal_char(l, c, SIGQUIT);
+			return false;
+		}
+		if (c && c == cc[VSUSP]) {      /* ^Z: stop the foreground job */
+			signal_char(l, c, SIGTSTP);
 			return false;
 		}
 	}

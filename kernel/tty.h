@@ -93,9 +93,9 @@ bool ldisc_receive(struct ldisc *l, int (*next)(void));
 /* The console tty (tty_console.c). tty_read is read(2) on it: in
  * canonical mode sleeps (interruptibly) until a line is complete; in raw
  * mode as VMIN and VTIME say. Returns bytes read, 0 at end of file (or a
- * raw read's timeout), -EINTR if a signal came first, -EFAULT, -EIO for a
- * process of the console's session outside its foreground group (Linux's
- * answer when SIGTTIN cannot stop it: Spindle stops no one). n > 0. */
+ * raw read's timeout), -EINTR if a signal came first, -EFAULT; a process
+ * of the console's session outside its foreground group is stopped by
+ * SIGTTIN (-EINTR), or -EIO (tty_job_check). n > 0. */
 long tty_read(uint32_t ubuf, size_t n);
 /* poll(2) on the console (kernel/fs/poll.c): always writable (output
  * is synchronous); readable when a read would not wait for input, as
@@ -103,6 +103,13 @@ long tty_read(uint32_t ubuf, size_t n);
  * (with VTIME 0) or one. */
 struct poll_table;
 unsigned tty_poll(struct poll_table *pt);
+/* Job control for a process that uses the console from outside its
+ * foreground group: 0 (go ahead), or its group got sig (SIGTTIN for a
+ * read, SIGTTOU for a change of modes or of the foreground group) and
+ * -EINTR, or -EIO (a read with SIGTTIN blocked or ignored, an orphaned
+ * group). tty_write_check: the same for a write when TOSTOP is set. */
+long tty_job_check(int sig);
+long tty_write_check(void);
 /* Writes to the console with the output modes (OPOST, ONLCR). */
 void tty_write(const char *s, size_t n);
 /* ioctl(2) on the console: TCGETS, TCSETS, TCSETSW, TCSETSF, TIOCGWINSZ,

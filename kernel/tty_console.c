@@ -15,6 +15,7 @@
 #include "kernel/console.h"
 #include "kernel/file.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/jobctl.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
@@ -154,17 +155,40 @@ static bool is_ctty(void)
 	return tty.sid && current->sid == tty.sid;
 }
 
-/* Job control for readers (Linux's n_tty_check_job_control): a process
- * of the console's session outside its foreground group may not read.
- * Linux stops it with SIGTTIN; Spindle cannot stop a process, so it
- * answers as Linux does when SIGTTIN is ignored: -EIO. */
-static long read_allowed(void)
+/* Job control (Linux's __tty_check_change): a process of the console's
+ * session outside its foreground group may not read (sig SIGTTIN), nor
+ * change the modes or the foreground group, nor write with TOSTOP set
+ * (SIGTTOU). Its process group gets sig, which stops it
+ * (kernel/jobctl.c), and the call returns -EINTR (Linux restarts it
+ * when the group continues; Spindle has no restart). If sig is blocked
+ * or ignored, a read is -EIO and the rest may go ahead; if the group is
+ * orphaned, nobody could continue it: -EIO. */
+long tty_job_check(int sig)
 {
 	uint32_t flags = spin_lock_irqsave(&tty.lock);
-	long err = is_ctty() && current->pgid != tty.pgrp ? -EIO : 0;
+	bool background = is_ctty() && tty.pgrp && current->pgid != tty.pgrp;
+	bool orphaned;
 
 	spin_unlock_irqrestore(&tty.lock, flags);
-	return err;
+	if (!background)
+		return 0;
+	if (jobctl_sig_ignored(sig))
+		return sig == SIGTTIN ? -EIO : 0;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	orphaned = pgrp_orphaned_locked(current->pgid);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (orphaned)
+		return -EIO;
+	kill_pgrp(current->pgid, sig);
+	return -EINTR;
+}
+
+long tty_write_check(void)
+{
+	bool tostop = __atomic_load_n(&tty.inited, __ATOMIC_ACQUIRE) &&
+		      (__atomic_load_n(&tty.ld.t.c_lflag, __ATOMIC_RELAXED) & TOSTOP);
+
+	return tostop ? tty_job_check(SIGTTOU) : 0;
 }
 
 /* Is a read's wait over? Canonical: a line (or an end of file) is there.
@@ -202,7 +226,7 @@ long tty_read(uint32_t ubuf, size_t n)
 	long err;
 
 	tty_attach();
-	if ((err = read_allowed()))
+	if ((err = tty_job_check(SIGTTIN)))
 		return err;
 	if (n > sizeof(kbuf))
 		n = sizeof(kbuf);
@@ -373,6 +397,8 @@ long tty_ioctl(unsigned cmd, uint32_t arg)
 	case TCSETS:
 	case TCSETSW:
 	case TCSETSF:
+		if ((r = tty_job_check(SIGTTOU)))
+			return r;
 		return set_termios(cmd, arg);
 	case TIOCGWINSZ:
 		return get_locked(arg, &tty.ws, sizeof(struct winsize));
@@ -402,6 +428,8 @@ long tty_ioctl(unsigned cmd, uint32_t arg)
 			return r;
 		return put_user32(arg, (uint32_t)r) ? -EFAULT : 0;
 	case TIOCSPGRP:
+		if ((r = tty_job_check(SIGTTOU)))
+			return r;
 		return set_pgrp(arg);
 	case TIOCSCTTY:
 		return set_ctty(arg);

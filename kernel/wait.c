@@ -7,8 +7,9 @@
  *   __WCLONE or __WALL wait for it; a detached child (exit signal -1,
  *   CLONE_DETACHED) is never waited for and does not count: with only
  *   detached children wait4 returns -ECHILD at once (abi.md section 4).
- * Spindle keeps no resource-usage accounting: a struct rusage asked for
- * is written as zeros (the pointer is still checked: -EFAULT). */
+ * A struct rusage asked for gets the reaped child's CPU time and its
+ * children's (kernel/cputime.c; the other fields are 0), and the child's
+ * time goes to the caller's cutime/cstime. */
 #include "kernel/wait.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -16,14 +17,13 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/exit.h"
+#include "kernel/cputime.h"
+#include "kernel/jobctl.h"
 #include "arch/i386/uaccess.h"
 #include "arch/i386/irqflags.h"
 
-#define WUNTRACED   0x00000002
-#define WCONTINUED  0x00000008
 #define __WNOTHREAD 0x20000000
 #define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
-#define RUSAGE_SIZE 72          /* struct rusage on i386: 2 timevals + 14 longs */
 
 void notify_parent_locked(struct task *zombie)
 {
@@ -54,9 +54,11 @@ static bool eligible(const struct task *c, int pid, uint32_t options)
 }
 
 /* Looks through the children of every task of current's group. Returns a
- * zombie to reap (marked TASK_DEAD so nobody else takes it), or NULL and
- * tells whether any child qualified at all. tasklist_lock held. */
-static struct task *find_zombie(int pid, uint32_t options, bool *any)
+ * zombie to reap (marked TASK_DEAD so nobody else takes it), or with
+ * WUNTRACED/WCONTINUED a live child with a stop or continue to report
+ * (*report: its wait status, taken; kernel/jobctl.c), or NULL and tells
+ * whether any child qualified at all. tasklist_lock held. */
+static struct task *find_zombie(int pid, uint32_t options, bool *any, int *report)
 {
 	struct task *t = current;
 	struct list *g = &t->thread_group, *gpos = g;
@@ -72,6 +74,9 @@ static struct task *find_zombie(int pid, uint32_t options, bool *any)
 			if (!eligible(c, pid, options))
 				continue;
 			*any = true;
+			if ((options & (WUNTRACED | WCONTINUED)) &&
+			    (*report = jobctl_wait_report_locked(c, options)) != 0)
+				return c;
 			/* Linux's delay_group_leader: a group leader is reaped
 			 * only once its threads are gone too; they still point
 			 * at it (group_leader) and share its tgid. */
@@ -100,18 +105,30 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 		struct task *c;
 		bool any;
 		uint32_t flags;
+		int report = 0, tid = 0;
 
 		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
 		flags = spin_lock_irqsave(&tasklist_lock);
-		c = find_zombie(pid, options, &any);
+		c = find_zombie(pid, options, &any, &report);
+		if (c)
+			tid = c->tid;   /* a reported child may be reaped meanwhile */
 		spin_unlock_irqrestore(&tasklist_lock, flags);
+		if (report) {
+			/* A stop or continue: the child stays. Its report is
+			 * taken, as on Linux, even if it cannot be written;
+			 * the rusage of a live child is left 0 here. */
+			finish_wait(wq, &w);
+			if ((ustatus && put_user32(ustatus, (uint32_t)report)) ||
+			    (urusage && clear_user(urusage, 72)))
+				return -EFAULT;
+			return tid;
+		}
 		if (c) {
-			int tid = c->tid;
 			finish_wait(wq, &w);
 			/* Report first: if the status cannot be written, the
 			 * child stays a zombie for a later wait. */
 			if ((ustatus && put_user32(ustatus, (uint32_t)c->exit_code)) ||
-			    (urusage && clear_user(urusage, RUSAGE_SIZE))) {
+			    (urusage && cputime_rusage_of_zombie(c, urusage) < 0)) {
 				flags = spin_lock_irqsave(&tasklist_lock);
 				c->state = TASK_ZOMBIE;
 				/* An execve in its group may be waiting for it
@@ -121,6 +138,9 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 				spin_unlock_irqrestore(&tasklist_lock, flags);
 				return -EFAULT;
 			}
+			flags = spin_lock_irqsave(&tasklist_lock);
+			cputime_reap_locked(current, c);
+			spin_unlock_irqrestore(&tasklist_lock, flags);
 			release_task(c);       /* the zombie is ours */
 			return tid;
 		}

@@ -17,9 +17,11 @@
 #define SYS_close            6
 #define SYS_waitpid          7
 #define SYS_creat            8
+#define SYS_link             9
 #define SYS_unlink          10
 #define SYS_execve          11
 #define SYS_chdir           12
+#define SYS_mknod           14
 #define SYS_chmod           15
 #define SYS_lseek           19
 #define SYS_getpid          20
@@ -83,6 +85,7 @@
 #define SYS_stat64         195
 #define SYS_lstat64        196
 #define SYS_fstat64        197
+#define SYS_madvise        219
 #define SYS_getdents64     220
 #define SYS_fcntl64        221
 #define SYS_gettid         224
@@ -97,9 +100,11 @@
 #define SYS_tgkill         270
 #define SYS_openat         295
 #define SYS_mkdirat        296
+#define SYS_mknodat        297
 #define SYS_fstatat64      300
 #define SYS_unlinkat       301
 #define SYS_renameat       302
+#define SYS_linkat         303
 #define SYS_symlinkat      304
 #define SYS_readlinkat     305
 #define SYS_fchmodat       306
@@ -116,6 +121,7 @@
  * without rseq. ---- */
 #define SYS_time                13
 #define SYS_times               43
+#define SYS_getrusage           77
 #define SYS_gettimeofday        78
 #define SYS_sysinfo            116
 #define SYS_sigreturn          119
@@ -331,9 +337,11 @@ struct linux_dirent64 {
 #define DT_UNKNOWN 0
 #define DT_FIFO    1
 #define DT_CHR     2
+#define DT_BLK     6
 #define DT_DIR     4
 #define DT_REG     8
 #define DT_LNK     10
+#define DT_SOCK    12
 
 /* ---- resource limits (getrlimit, setrlimit, ugetrlimit, prlimit64) ---- */
 #define RLIMIT_CPU     0
@@ -525,8 +533,12 @@ struct timespec {
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20              /* the terminal's stops (kernel/jobctl.c) */
+#define SIGTTIN 21
+#define SIGTTOU 22
 #define NSIG    64
 
+#define SA_NOCLDSTOP 0x00000001 /* SIGCHLD: not for a child's stop or continue */
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
 #define SA_ONSTACK   0x08000000 /* the frame on the sigaltstack */
@@ -559,6 +571,8 @@ struct timespec {
 #define TRAP_HWBKPT  4          /* SIGTRAP: debug-register breakpoint */
 #define CLD_EXITED   1          /* SIGCHLD: the child called exit */
 #define CLD_KILLED   2          /* SIGCHLD: a signal killed it */
+#define CLD_STOPPED  5          /* SIGCHLD: a stop signal stopped it */
+#define CLD_CONTINUED 6         /* SIGCHLD: SIGCONT continued it */
 
 struct k_sigaction {            /* the kernel's struct sigaction */
 	void *handler;

@@ -1,7 +1,8 @@
 """tests/console_tty.py - tests/run.py's terminal sessions: Ctrl-C and
 Ctrl-\\ typed at the shell reach the command in the foreground (its own
-process group) and not the shell, and raw-mode reads (VMIN/VTIME, no
-ISIG, no ECHO) of bytes typed to /tests/t_tty -- raw."""
+process group) and not the shell; Ctrl-Z stops it and `fg` continues it
+(shell.susp); and raw-mode reads (VMIN/VTIME, no ISIG, no ECHO) of bytes
+typed to /tests/t_tty -- raw."""
 import re
 
 from machine import LINE_RE, check_in_order, qemu_code, qemu_kernel_cmd, run_qemu
@@ -37,6 +38,50 @@ def shell_intr(smp):
     bad = b.problem() or check_in_order(b.out, SHELL_INTR_EXPECT)
     if not bad and b.code != qemu_code(6):
         bad = "QEMU exit %d, want %d (exit 6)" % (b.code, qemu_code(6))
+    return [(name, bad, b.tail(30) if bad else None)]
+
+
+# Ctrl-Z stops the foreground pipeline (kernel/jobctl.c), the shell takes
+# the console back; fg gives it back and continues the job, which ^C then
+# ends: sleep 100 would outlive the boot's timeout otherwise.
+SHELL_SUSP_SCRIPT = [            # each line typed at a prompt: no typeahead
+    ("$ ", "sleep 100\n"),
+    ("sleep 100", "\x1a", 2.0),
+    ("Stopped", ""),
+    ("$ ", "echo status=$?\n"),
+    ("status=148", ""),
+    ("$ ", "fg\n"),
+    ("Continued", "\x03", 2.0),
+    ("$ ", "echo after=$?\n"),
+    ("after=130", ""),
+    ("$ ", "sleep 100 | sleep 100\n"),
+    ("sleep 100 | sleep 100", "\x1a", 2.0),
+    ("Stopped", ""),
+    ("$ ", "fg\n"),
+    ("Continued", "\x1c", 2.0),
+    ("Quit", ""),
+    ("$ ", "fg\n"),
+    ("no stopped job", ""),
+    ("$ ", "exit 7\n"),
+]
+SHELL_SUSP_EXPECT = [
+    ("^Z echoed", r"^\$ sleep 100\n\^Z$"),
+    ("the shell says the job stopped", r"^\[\d+\] Stopped$"),
+    ("a stop's status: 128 + SIGTSTP", r"^status=148$"),
+    ("fg says so", r"^\[\d+\] Continued$"),
+    ("fg continued it, ^C then ended it", r"^after=130$"),
+    ("a stopped pipeline continues whole", r"^\^\\Quit$"),
+    ("nothing left to continue", r"^fg: no stopped job$"),
+    ("the shell exits normally", r"^init exited with status 7$"),
+]
+
+
+def shell_susp(smp):
+    name = "smp%d/shell.susp" % smp
+    b = run_qemu(qemu_kernel_cmd(smp, ""), timeout=60, stdin_script=SHELL_SUSP_SCRIPT)
+    bad = b.problem() or check_in_order(b.out, SHELL_SUSP_EXPECT)
+    if not bad and b.code != qemu_code(7):
+        bad = "QEMU exit %d, want %d (exit 7)" % (b.code, qemu_code(7))
     return [(name, bad, b.tail(30) if bad else None)]
 
 

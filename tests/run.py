@@ -87,7 +87,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
-from console_tty import shell_intr, tty_raw
+from console_tty import shell_intr, shell_susp, tty_raw
 import arch_boundary
 from bench_check import bench_smp_repeats
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
@@ -436,6 +436,7 @@ def main():
         jobs.append(("smp%d/shell.oom" % smp, shell_oom, (smp,)))
         jobs.append(("smp%d/shell.files" % smp, shell_files, (smp,)))
         jobs.append(("smp%d/shell.intr" % smp, shell_intr, (smp,)))
+        jobs.append(("smp%d/shell.susp" % smp, shell_susp, (smp,)))
         jobs.append(("smp%d/console.tty_raw" % smp, tty_raw, (smp,)))
         for t in user_tests:
             if smp not in USER_TEST_SMP.get(t, SMP_COUNTS):

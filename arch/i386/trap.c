@@ -14,6 +14,7 @@
 #include "arch/i386/fpu.h"
 #include "arch/i386/fpu.h"
 #include "kernel/clock.h"
+#include "kernel/cputime.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -244,7 +245,7 @@ void return_to_user_prepare(struct trapframe *tf)
 
 void timer_interrupt(struct trapframe *tf)
 {
-	(void)tf;
+	account_tick(tf_from_user(tf)); /* the tick's CPU time (cputime.c) */
 	clock_tick();
 }
 

@@ -34,6 +34,8 @@ static long console_writev(struct file *f, const struct user_iovec *iov, int nr)
 	int i = 0;
 
 	(void)f;
+	if ((done = tty_write_check()) != 0)
+		return done;            /* TOSTOP: a background job stops */
 	while (i < nr && !fault) {
 		size_t fill = 0;
 		while (i < nr && fill < sizeof(kbuf)) {

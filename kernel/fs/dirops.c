@@ -14,17 +14,7 @@
 #include "arch/i386/uaccess.h"
 #include "lib/string.h"
 
-/* The parent directory and last name of a user path: what every call
- * here starts with. *buf is the kernel copy the name points into. */
-struct parent {
-	char *buf;
-	struct inode *dir;
-	const char *name;
-	size_t len;
-	bool dots, slash;
-};
-
-static long get_parent(int dirfd, uint32_t upath, struct parent *p)
+long get_parent(int dirfd, uint32_t upath, struct parent *p)
 {
 	struct inode *start;
 	long err;
@@ -49,7 +39,7 @@ static long get_parent(int dirfd, uint32_t upath, struct parent *p)
 	return err;
 }
 
-static void put_parent(struct parent *p)
+void put_parent(struct parent *p)
 {
 	if (p->dir)
 		inode_put(p->dir);
@@ -61,8 +51,7 @@ static unsigned umask_of_current(void)
 	return current->fs ? current->fs->umask : 022;
 }
 
-/* Makes name in p's directory, with the mode and (symlinks) target. */
-static long make_node(struct parent *p, uint32_t mode, const char *target)
+long make_node(struct parent *p, uint32_t mode, const char *target)
 {
 	struct inode *i;
 	long err;

@@ -76,6 +76,7 @@ unsigned inode_dtype(const struct inode *i)
 	case S_IFLNK: return DT_LNK;
 	case S_IFCHR: return DT_CHR;
 	case S_IFIFO: return DT_FIFO;
+	case S_IFSOCK: return DT_SOCK;
 	default: return DT_UNKNOWN;
 	}
 }

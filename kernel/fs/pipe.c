@@ -16,7 +16,14 @@
  * One reader and one writer at a time copy, each holding its side's
  * mutex (rd_lock, wr_lock): the reader owns the filled part of the ring
  * and the writer the free part, so each copies to or from user memory
- * without the spinlock, which guards only the counts. */
+ * without the spinlock, which guards only the counts.
+ *
+ * A FIFO (mknod S_IFIFO, kernel/fs/link.c) is the same pipe behind a
+ * name in the RAM file system: its ring is made at the first open, and
+ * open is Linux's fifo_open: a reader waits for a writer, a writer for a
+ * reader (with O_NONBLOCK, a reader does not wait and a writer gets
+ * -ENXIO), O_RDWR never waits. The data is dropped once nobody has it
+ * open. */
 #include "kernel/fs/vfs.h"
 #include "kernel/file.h"
 #include "kernel/sched.h"
@@ -34,6 +41,7 @@ struct pipe {
 	struct spinlock lock;       /* head, len, readers, writers */
 	uint32_t head, len;         /* the filled part: [head, head + len) */
 	int readers, writers;       /* open files of each kind */
+	unsigned r_counter, w_counter;  /* opens of each kind ever (a FIFO's wait) */
 	uint32_t wr_need;           /* room the writing writer waits for (wr_lock) */
 	struct waitqueue rd_wait, wr_wait;
 	struct mutex rd_lock, wr_lock;
@@ -42,10 +50,15 @@ struct pipe {
 
 static const struct file_ops pipe_fops;
 
+static void pipe_evict_pipe(struct pipe *p)
+{
+	kfree(p->buf);
+	kfree(p);
+}
+
 static void pipe_evict(struct inode *inode)
 {
-	kfree(inode->u.pipe->buf);
-	kfree(inode->u.pipe);
+	pipe_evict_pipe(inode->u.pipe);
 }
 
 static const struct inode_ops pipe_iops = { .evict = pipe_evict };
@@ -248,22 +261,16 @@ static const struct file_ops pipe_fops = {
 	.seekable = false,
 };
 
-/* Both ends, or -ENOMEM; the files hold the inode. */
-static long pipe_create(int flags, struct file **rd, struct file **wr)
+/* An empty pipe with nobody on either end, or NULL. */
+static struct pipe *pipe_alloc(void)
 {
-	struct inode *inode = inode_new(DEV_PIPEFS, S_IFIFO | 0600, &pipe_iops, &pipe_fops);
 	struct pipe *p = kzalloc(sizeof(*p));
 	char *buf = kmalloc(PIPE_SIZE);
-	long err = -ENOMEM;
 
-	if (!inode || !p || !buf) {
+	if (!p || !buf) {
 		kfree(buf);
 		kfree(p);
-		if (inode) {
-			inode->iop = NULL;      /* nothing to evict yet */
-			inode_put(inode);
-		}
-		return -ENOMEM;
+		return NULL;
 	}
 	p->lock = (struct spinlock)SPINLOCK_INIT("pipe");
 	waitqueue_init(&p->rd_wait, "pipe_rd");
@@ -271,6 +278,25 @@ static long pipe_create(int flags, struct file **rd, struct file **wr)
 	mutex_init(&p->rd_lock, "pipe_rd");
 	mutex_init(&p->wr_lock, "pipe_wr");
 	p->buf = buf;
+	return p;
+}
+
+/* Both ends, or -ENOMEM; the files hold the inode. */
+static long pipe_create(int flags, struct file **rd, struct file **wr)
+{
+	struct inode *inode = inode_new(DEV_PIPEFS, S_IFIFO | 0600, &pipe_iops, &pipe_fops);
+	struct pipe *p = pipe_alloc();
+	long err = -ENOMEM;
+
+	if (!inode || !p) {
+		if (p)
+			pipe_evict_pipe(p);
+		if (inode) {
+			inode->iop = NULL;      /* nothing to evict yet */
+			inode_put(inode);
+		}
+		return -ENOMEM;
+	}
 	p->readers = p->writers = 1;
 	inode->u.pipe = p;
 	*rd = file_open_inode(inode, O_RDONLY | (flags & O_NONBLOCK), &err);
@@ -328,3 +354,98 @@ SYSCALL(SYS_pipe2, pipe2)
 {
 	return do_pipe2(arg[0], (int)arg[1]);
 }
+
+/* ---- FIFOs: a pipe behind a name ---- */
+
+/* Sleeps until *counter moves from seen (the other side opened): 0, or
+ * -EINTR for a signal. */
+static long fifo_wait_partner(struct pipe *p, struct waitqueue *wq, unsigned *counter,
+			      unsigned seen)
+{
+	for (;;) {
+		DEFINE_WAIT(w);
+		bool came;
+
+		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
+		spin_lock(&p->lock);
+		came = *counter != seen;
+		spin_unlock(&p->lock);
+		if (!came && !signal_pending(current))
+			schedule();
+		finish_wait(wq, &w);
+		if (came)
+			return 0;
+		if (signal_pending(current))
+			return -EINTR;
+	}
+}
+
+static long fifo_open(struct file *f)
+{
+	struct inode *inode = f->inode;
+	bool nonblock = f->flags & O_NONBLOCK;
+	bool rd = f->mode & FMODE_READ, wr = f->mode & FMODE_WRITE;
+	struct pipe *p;
+	unsigned seen = 0;
+	long err;
+
+	if ((err = mutex_lock_killable(&inode->mutex)) < 0)
+		return err;
+	if (!inode->u.pipe)
+		inode->u.pipe = pipe_alloc();
+	p = inode->u.pipe;
+	mutex_unlock(&inode->mutex);
+	if (!p)
+		return -ENOMEM;
+	spin_lock(&p->lock);
+	if (!rd && nonblock && p->readers == 0) {
+		spin_unlock(&p->lock);
+		return -ENXIO;          /* POSIX: no reader, no waiting */
+	}
+	if (p->readers == 0 && p->writers == 0)
+		p->head = p->len = 0;   /* the last users' data is gone */
+	if (rd) {
+		p->readers++;
+		p->r_counter++;
+	}
+	if (wr) {
+		p->writers++;
+		p->w_counter++;
+	}
+	/* Only a lone end waits: a reader for a writer, a writer for a
+	 * reader (O_RDWR is both, and never waits). */
+	if (rd && !wr && !nonblock && p->writers == 0)
+		seen = p->w_counter;
+	else if (wr && !rd && p->readers == 0)
+		seen = p->r_counter;
+	else
+		rd = wr = false;        /* no wait below */
+	spin_unlock(&p->lock);
+	wake_up(&p->rd_wait);           /* a waiting reader has its writer */
+	wake_up(&p->wr_wait);           /* ... a waiting writer its reader */
+	if (rd)
+		err = fifo_wait_partner(p, &p->rd_wait, &p->w_counter, seen);
+	else if (wr)
+		err = fifo_wait_partner(p, &p->wr_wait, &p->r_counter, seen);
+	if (err < 0)
+		pipe_release(f);        /* undo our count, as a close would */
+	return err;
+}
+
+static void fifo_evict(struct inode *inode)
+{
+	if (inode->u.pipe)
+		pipe_evict_pipe(inode->u.pipe);
+}
+
+const struct inode_ops fifo_iops = { .evict = fifo_evict };
+
+const struct file_ops fifo_fops = {
+	.open = fifo_open,
+	.read = pipe_read,
+	.write = pipe_write,
+	.release = pipe_release,
+	.ioctl = pipe_ioctl,
+	.poll = pipe_poll,
+	.seekable = false,
+};

@@ -3,9 +3,14 @@
  *
  * A directory is a list of entries (struct dir_entry), oldest first,
  * each holding a reference on its inode; everything here is under
- * fs_lock. Link counts are Unix's: a file's is its number of names (one:
- * there is no link(2) yet), a directory's 2 + its subdirectories (its
- * entry, its own ".", each child's ".."). Nothing is ever written back:
+ * fs_lock. Link counts are Unix's: a file's is its number of names
+ * (link(2) adds one, unlink takes one away; the data goes with the last
+ * name and the last open file), a directory's 2 + its subdirectories
+ * (its entry, its own ".", each child's ".."): a directory has no hard
+ * links. Besides directories, files and symbolic links, a name may be a
+ * FIFO (pipe.c's fifo_fops) or a socket (which nothing here can open:
+ * -ENXIO, as Linux says of a socket without its address family's
+ * help). Nothing is ever written back:
  * like Linux's ramfs (and the initramfs it is), the files live only in
  * memory, and are gone at power-off. */
 #include "kernel/fs/vfs.h"
@@ -14,6 +19,8 @@
 #include "lib/string.h"
 
 static const struct inode_ops ramfs_dir_iops, ramfs_link_iops, ramfs_reg_iops;
+static const struct file_ops ramfs_sock_fops;
+static const struct inode_ops ramfs_sock_iops;  /* nothing to do */
 long ramfs_truncate(struct inode *inode, uint64_t size);
 void ramfs_reg_evict(struct inode *inode);
 
@@ -86,6 +93,8 @@ static struct inode *ramfs_new(uint32_t mode)
 	switch (mode & S_IFMT) {
 	case S_IFDIR: iop = &ramfs_dir_iops; fop = &dir_fops; break;
 	case S_IFLNK: iop = &ramfs_link_iops; fop = NULL; break;
+	case S_IFIFO: iop = &fifo_iops; fop = &fifo_fops; break;
+	case S_IFSOCK: iop = &ramfs_sock_iops; fop = &ramfs_sock_fops; break;
 	default: iop = &ramfs_reg_iops; fop = &ramfs_reg_fops; break;
 	}
 	if (!(i = inode_new(DEV_RAMFS, mode, iop, fop)))
@@ -195,6 +204,38 @@ long ramfs_attach(struct inode *dir, const char *name, struct inode *inode)
 		inode_put(gone);
 	}
 	return 0;
+}
+
+/* A second name for inode (not a directory: link.c refuses those) in
+ * dir. An inode whose names are all gone (open, unlinked) can not get a
+ * new one: -ENOENT, as Linux says. */
+static long ramfs_link(struct inode *dir, const char *name, size_t len, struct inode *inode)
+{
+	struct dir_entry *e;
+	long err = 0;
+
+	ASSERT(!S_ISDIR(inode->mode));
+	if (pmm_free_frames() < ramfs_reserve_frames())
+		return -ENOSPC;
+	if (!(e = entry_new(name, len)))
+		return -ENOSPC;
+	spin_lock(&fs_lock);
+	if (dir->dead)
+		err = -ENOENT;
+	else if (find(dir, name, len))
+		err = -EEXIST;
+	else if (inode->nlink == 0)
+		err = -ENOENT;
+	else {
+		inode_get(inode);       /* the new entry's */
+		inode->nlink++;
+		link_entry(dir, e, inode);
+		inode->ctime = dir->mtime;
+	}
+	spin_unlock(&fs_lock);
+	if (err)
+		kfree(e);
+	return err;
 }
 
 static bool dir_empty(struct inode *dir)
@@ -368,12 +409,22 @@ static void ramfs_link_evict(struct inode *link)
 	kfree(link->u.symlink);
 }
 
+static long ramfs_sock_open(struct file *f)
+{
+	(void)f;
+	return -ENXIO;
+}
+
+static const struct file_ops ramfs_sock_fops = { .open = ramfs_sock_open };
+static const struct inode_ops ramfs_sock_iops = { .evict = NULL };
+
 static const struct inode_ops ramfs_dir_iops = {
 	.lookup = ramfs_lookup,
 	.readdir = ramfs_readdir,
 	.create = ramfs_create,
 	.remove = ramfs_remove,
 	.rename = ramfs_rename,
+	.link = ramfs_link,
 	.evict = ramfs_dir_evict,
 };
 

@@ -82,6 +82,8 @@ struct inode_ops {
 	long (*remove)(struct inode *dir, const char *name, size_t len, bool rmdir);
 	long (*rename)(struct inode *odir, const char *oname, size_t olen,
 		       struct inode *ndir, const char *nname, size_t nlen);
+	/* link(2): one more name for inode (never a directory) in dir. */
+	long (*link)(struct inode *dir, const char *name, size_t len, struct inode *inode);
 	/* Symbolic links: the target's text (not NUL-terminated; its length
 	 * or -errno), or for a "magic" link like /proc/PID/exe, the inode it
 	 * stands for (referenced, or NULL with *err). */
@@ -230,6 +232,21 @@ long path_parent(struct inode *start, const char *path, struct inode **dir,
 /* dirfd + user path, the *at calls' way: copies the path in (-EFAULT,
  * -ENAMETOOLONG, -ENOENT for "") and walks it. */
 long user_path_at(int dirfd, uint32_t upath, unsigned flags, struct inode **out);
+/* The parent directory and last name of a user path, what the calls
+ * that make or remove names start with (kernel/fs/dirops.c). buf is the
+ * kernel copy name points into; dots and slash as for path_parent. */
+struct parent {
+	char *buf;
+	struct inode *dir;          /* referenced */
+	const char *name;
+	size_t len;
+	bool dots, slash;
+};
+long get_parent(int dirfd, uint32_t upath, struct parent *p);
+void put_parent(struct parent *p);
+/* Makes p's name in p's directory with the mode (type included) and,
+ * for a symbolic link, the target: 0 or -errno (-EEXIST ...). */
+long make_node(struct parent *p, uint32_t mode, const char *target);
 /* Copies a user path into a PATH_MAX kernel buffer (kmalloc'd, kfree
  * it); NULL with *err. */
 char *getname(uint32_t upath, long *err);
@@ -250,6 +267,9 @@ extern const struct file_ops ramfs_reg_fops;
 
 /* ---- the rest ---- */
 extern const struct file_ops dir_fops;  /* any directory (readdir.c) */
+/* A FIFO in the RAM file system: a pipe opened by name (pipe.c). */
+extern const struct inode_ops fifo_iops;
+extern const struct file_ops fifo_fops;
 struct inode *dev_console_inode(void);  /* /dev/console (dev.c) */
 void proc_init(void);                   /* kernel/fs/proc.c */
 /* The text of /proc/<pid>/stat and /proc/<pid>/cmdline, a snapshot freed

@@ -100,6 +100,10 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 	     uint32_t flags, int fd, uint32_t pgoff);
 int vm_munmap(struct mm *mm, uint32_t addr, uint32_t len);
 int vm_mprotect(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot);
+/* madvise(2): the hints are accepted, MADV_DONTNEED and MADV_FREE drop a
+ * private area's pages (they read as zeros again), anything else is
+ * -EINVAL; a hole in the range is -ENOMEM (after the rest is done). */
+int vm_madvise(struct mm *mm, uint32_t addr, uint32_t len, int advice);
 
 /* The physical address mapped at uaddr (the page faulted in first), or 0
  * if uaddr may not be accessed so. With write, a copy-on-write page is

@@ -45,6 +45,7 @@ static struct task *paper_task(struct sighand *sh, struct task *leader, int tid)
 		spin_unlock_irqrestore(&tasklist_lock, flags);
 	} else {
 		t->tgid = tid;
+		t->group_leader = t;    /* as fork makes a process's */
 	}
 	return t;
 }
@@ -158,7 +159,10 @@ KTEST(signal, send_task_pending_blocked_ignored)
 
 	/* Ignored (SIGCHLD by default, SIG_IGN): dropped unless blocked. */
 	task_send(t, SIGCHLD);
-	task_send(t, SIGSTOP);               /* no job control: dropped */
+	task_send(t, SIGSTOP);               /* queued: it stops when taken */
+	KCHECK_EQ(t->pending.signals, SIGMASK(SIGSTOP));
+	task_send(t, SIGCONT);               /* cancels it, is ignored itself */
+	KCHECK_EQ(t->pending.signals, 0);
 	sh->action[SIGTERM - 1].handler = SIG_IGN;
 	task_send(t, SIGTERM);
 	KCHECK_EQ(t->pending.signals, 0);

@@ -48,10 +48,14 @@
  * shell waits for it, so Ctrl-C (SIGINT) and Ctrl-\ (SIGQUIT) reach the
  * pipeline and not the shell, which ignores both; the shell takes the
  * console back when the pipeline is done. A background ('&') pipeline
- * gets a group too, but never the console: a read of it fails (EIO).
- * Parent and child both call setpgid, so the group exists whichever of
- * them runs first (the classic race, as in every job-control shell).
- * There is no Ctrl-Z: Spindle cannot stop a process. */
+ * gets a group too, but never the console: a read of it stops it
+ * (SIGTTIN). Parent and child both call setpgid, so the group exists
+ * whichever of them runs first (the classic race, as in every
+ * job-control shell). Ctrl-Z (SIGTSTP) stops the foreground pipeline:
+ * the shell says "[PID] Stopped" and takes the console back; `fg`
+ * continues it in the foreground, `bg` in the background. One stopped
+ * pipeline is kept (the last). The shell itself ignores the terminal's
+ * stop signals, as every job-control shell does. */
 #include "sh/sh.h"
 #include "stdio.h"
 #include "stdlib.h"
@@ -80,6 +84,9 @@ static void job_control_init(void)
 		return;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);
 	/* A group of our own, as bash's: a ^C typed before a command's
 	 * group has the console then reaches the shell (which ignores it),
 	 * never whoever started us (init). */
@@ -100,6 +107,9 @@ static void job_control_child(pid_t pgid, bool background)
 		tcsetpgrp(0, getpgrp());
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
+	signal(SIGTSTP, SIG_DFL);
+	signal(SIGTTIN, SIG_DFL);
+	signal(SIGTTOU, SIG_DFL);
 }
 
 static void take_terminal_back(void)
@@ -110,6 +120,13 @@ static void take_terminal_back(void)
 
 static pid_t jobs[JOBS_MAX];
 static int njobs;
+
+/* The last pipeline Ctrl-Z stopped (fg, bg): its processes, its group. */
+static struct {
+	pid_t pids[PIPE_MAX];
+	int n;
+	pid_t pgid;
+} stopped;
 
 /* A wait status as $?: the exit code, or 128 + the signal. */
 static int status_code(int st)
@@ -279,10 +296,12 @@ static int start_pipeline(struct pipeline *p, pid_t *pids)
 	return started;
 }
 
+static int wait_pipeline(pid_t *pids, int n, bool complete);
+
 static int run_pipeline(struct pipeline *p)
 {
 	pid_t pids[PIPE_MAX];
-	int n = start_pipeline(p, pids), st = 0, status = 126;
+	int n = start_pipeline(p, pids);
 
 	if (n == 0)
 		return 126;
@@ -292,13 +311,32 @@ static int run_pipeline(struct pipeline *p)
 		printf("[%d]\n", pids[n - 1]);
 		return 0;
 	}
+	return wait_pipeline(pids, n, n == p->n);
+}
+
+/* Waits for a foreground pipeline; if it stops (Ctrl-Z), keeps it for fg
+ * and bg. complete: every command of the line started. */
+static int wait_pipeline(pid_t *pids, int n, bool complete)
+{
+	int st = 0, status = 126;
+
 	for (int i = 0; i < n; i++) {
-		while (wait4(pids[i], &st, 0, NULL) < 0)
+		while (wait4(pids[i], &st, WUNTRACED, NULL) < 0)
 			if (errno != EINTR) {
 				fprintf(stderr, "sh: wait4: %s\n", strerror(errno));
 				take_terminal_back();
 				return 126;
 			}
+		if (WIFSTOPPED(st)) {
+			/* The whole group stopped: keep what is left of it. */
+			stopped.n = 0;
+			stopped.pgid = getpgid(pids[i]);
+			for (int k = i; k < n && stopped.n < PIPE_MAX; k++)
+				stopped.pids[stopped.n++] = pids[k];
+			fprintf(stderr, "\n[%d] Stopped\n", pids[n - 1]);
+			take_terminal_back();
+			return 128 + WSTOPSIG(st);
+		}
 		if (i == n - 1) {
 			/* After ^C the line ends, as bash does; other deaths
 			 * are named. */
@@ -306,7 +344,7 @@ static int run_pipeline(struct pipeline *p)
 				fputc('\n', stderr);
 			else if (!WIFEXITED(st))
 				fprintf(stderr, "%s\n", strsignal(WTERMSIG(st)));
-			status = n == p->n ? status_code(st) : 126;
+			status = complete ? status_code(st) : 126;
 		}
 	}
 	take_terminal_back();
@@ -391,14 +429,44 @@ static int b_pwd(int argc, char **argv)
 	return 0;
 }
 
+/* fg and bg: the stopped pipeline continued, in the foreground (the
+ * console is its again) or as a background job. */
+static int b_fg_bg(int argc, char **argv)
+{
+	pid_t pids[PIPE_MAX];
+	int n = stopped.n;
+	bool fg = argv[0][0] == 'f';
+
+	(void)argc;
+	if (n == 0) {
+		fprintf(stderr, "%s: no stopped job\n", argv[0]);
+		return 1;
+	}
+	memcpy(pids, stopped.pids, (size_t)n * sizeof(pid_t));
+	stopped.n = 0;
+	if (fg && job_control)
+		tcsetpgrp(0, stopped.pgid);
+	kill(-stopped.pgid, SIGCONT);
+	if (fg) {
+		fprintf(stderr, "[%d] Continued\n", pids[n - 1]);
+		return wait_pipeline(pids, n, true);
+	}
+	for (int i = 0; i < n && njobs < JOBS_MAX; i++)
+		jobs[njobs++] = pids[i];
+	printf("[%d]\n", pids[n - 1]);
+	return 0;
+}
+
 static const struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *usage;
 } builtins[] = {
+	{ "bg",   b_fg_bg, "bg                    continue the stopped job in the background" },
 	{ "cd",   b_cd,   "cd [DIR]              change the working directory (default $HOME)" },
 	{ "echo", b_echo, "echo [-n] [WORD...]   print the words" },
 	{ "exit", b_exit, "exit [N]              leave the shell with status N (default $?)" },
+	{ "fg",   b_fg_bg, "fg                    continue the stopped job (Ctrl-Z) in the foreground" },
 	{ "help", b_help, "help                  this list" },
 	{ "pwd",  b_pwd,  "pwd                   print the working directory" },
 	{ "wait", b_wait, "wait                  wait for every background job" },

@@ -6,6 +6,7 @@
 #include "stdio.h"
 #include "sys/stat.h"
 #include "sys/resource.h"
+#include "sys/times.h"
 #include "raw.h"
 
 int open(const char *path, int flags, ...)
@@ -97,6 +98,20 @@ int unlink(const char *path) { return __syscall_ret(raw_unlink(path)); }
 int unlinkat(int dirfd, const char *path, int flags) { return __syscall_ret(raw_unlinkat(dirfd, path, flags)); }
 int rmdir(const char *path) { return __syscall_ret(raw_rmdir(path)); }
 int symlink(const char *target, const char *path) { return __syscall_ret(raw_symlink(target, path)); }
+int link(const char *old, const char *new_) { return __syscall_ret(raw_link(old, new_)); }
+int linkat(int ofd, const char *old, int nfd, const char *new_, int flags)
+{
+	return __syscall_ret(raw_linkat(ofd, old, nfd, new_, flags));
+}
+int mknod(const char *path, mode_t mode, unsigned long dev)
+{
+	return __syscall_ret(raw_mknod(path, mode, (unsigned)dev));
+}
+int mknodat(int dirfd, const char *path, mode_t mode, unsigned long dev)
+{
+	return __syscall_ret(raw_mknodat(dirfd, path, mode, (unsigned)dev));
+}
+int mkfifo(const char *path, mode_t mode) { return mknod(path, S_IFIFO | (mode & 07777), 0); }
 ssize_t readlink(const char *path, char *buf, size_t n) { return __syscall_ret(raw_readlink(path, buf, n)); }
 ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n)
 {
@@ -176,3 +191,8 @@ mode_t umask(mode_t mask) { return (mode_t)raw_umask(mask); }
 
 int getrlimit(int res, struct rlimit *r) { return __syscall_ret(raw_ugetrlimit(res, r)); }
 int setrlimit(int res, const struct rlimit *r) { return __syscall_ret(raw_setrlimit(res, r)); }
+
+/* The CPU-time calls (kernel/cputime.c): here with getrlimit, their
+ * neighbours in <sys/resource.h>. */
+int getrusage(int who, struct rusage *ru) { return __syscall_ret(RAW2(SYS_getrusage, who, ru)); }
+clock_t times(struct tms *buf) { return __syscall_ret(RAW1(SYS_times, buf)); }

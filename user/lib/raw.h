@@ -119,6 +119,13 @@ static inline long raw_rename(const char *from, const char *to) { return RAW2(SY
 static inline long raw_renameat(int ofd, const char *from, int nfd, const char *to)
 { return RAW4(SYS_renameat, ofd, from, nfd, to); }
 static inline long raw_symlink(const char *target, const char *path) { return RAW2(SYS_symlink, target, path); }
+static inline long raw_link(const char *old, const char *new_) { return RAW2(SYS_link, old, new_); }
+static inline long raw_linkat(int ofd, const char *old, int nfd, const char *new_, int flags)
+{ return RAW5(SYS_linkat, ofd, old, nfd, new_, flags); }
+static inline long raw_mknod(const char *path, unsigned mode, unsigned dev)
+{ return RAW3(SYS_mknod, path, mode, dev); }
+static inline long raw_mknodat(int dirfd, const char *path, unsigned mode, unsigned dev)
+{ return RAW4(SYS_mknodat, dirfd, path, mode, dev); }
 static inline long raw_readlink(const char *path, char *buf, size_t n) { return RAW3(SYS_readlink, path, buf, n); }
 static inline long raw_readlinkat(int dirfd, const char *path, char *buf, size_t n)
 { return RAW4(SYS_readlinkat, dirfd, path, buf, n); }

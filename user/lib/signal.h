@@ -32,10 +32,7 @@ void __restore_rt(void);
 #define SIG_ERR ((void (*)(int))-1)
 
 /* Signal numbers beyond lib/abi.h's (Linux i386). */
-#ifndef SIGTSTP
-#define SIGTSTP   20
-#define SIGTTIN   21
-#define SIGTTOU   22
+#ifndef SIGURG
 #define SIGURG    23
 #define SIGXCPU   24
 #define SIGXFSZ   25

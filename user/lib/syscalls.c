@@ -12,6 +12,7 @@
 #include "raw.h"
 #include "string.h"
 
+int madvise(void *addr, size_t len, int advice) { return __syscall_ret(RAW3(SYS_madvise, addr, len, advice)); }
 ssize_t read(int fd, void *buf, size_t n) { return __syscall_ret(raw_read(fd, buf, n)); }
 ssize_t write(int fd, const void *buf, size_t n) { return __syscall_ret(raw_write(fd, buf, n)); }
 int close(int fd) { return __syscall_ret(raw_close(fd)); }

@@ -42,6 +42,8 @@ int unlink(const char *path);
 int unlinkat(int dirfd, const char *path, int flags);
 int rmdir(const char *path);
 int symlink(const char *target, const char *path);
+int link(const char *old, const char *new_);
+int linkat(int olddirfd, const char *old, int newdirfd, const char *new_, int flags);
 ssize_t readlink(const char *path, char *buf, size_t n);
 ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n);
 int truncate(const char *path, off_t len);

@@ -25,5 +25,14 @@
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset);
 int munmap(void *addr, size_t len);
 int mprotect(void *addr, size_t len, int prot);
+/* madvise: the hints are accepted; MADV_DONTNEED and MADV_FREE give a
+ * private area's pages back (they read as zeros again). */
+#define MADV_NORMAL     0
+#define MADV_RANDOM     1
+#define MADV_SEQUENTIAL 2
+#define MADV_WILLNEED   3
+#define MADV_DONTNEED   4
+#define MADV_FREE       8
+int madvise(void *addr, size_t len, int advice);
 
 #endif

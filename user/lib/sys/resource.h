@@ -11,4 +11,16 @@ typedef unsigned long rlim_t;
 int getrlimit(int resource, struct rlimit *r);
 int setrlimit(int resource, const struct rlimit *r);
 
+/* getrusage: the CPU times (kernel/cputime.c, at the tick's resolution);
+ * the other fields are 0 on Spindle. */
+#define RUSAGE_SELF      0
+#define RUSAGE_CHILDREN  (-1)
+#define RUSAGE_THREAD    1
+struct rusage {
+	struct timeval ru_utime, ru_stime;
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+int getrusage(int who, struct rusage *ru);
+
 #endif

@@ -1,4 +1,4 @@
-/* user/lib/sys/stat.h - stat and friends, mkdir, chmod, umask.
+/* user/lib/sys/stat.h - stat and friends, mkdir, mknod, mkfifo, chmod, umask.
  *
  * struct stat is the libc's own, filled from the kernel's struct stat64
  * (lib/abi.h) by the wrappers; the S_* type and permission macros are
@@ -30,6 +30,11 @@ int fstat(int fd, struct stat *st);
 int fstatat(int dirfd, const char *path, struct stat *st, int flags);
 int mkdir(const char *path, mode_t mode);
 int mkdirat(int dirfd, const char *path, mode_t mode);
+/* mknod: a regular file, a FIFO (mkfifo) or a socket node; a device is
+ * EPERM on Spindle (no device numbers: docs/files.md). */
+int mknod(const char *path, mode_t mode, unsigned long dev);
+int mknodat(int dirfd, const char *path, mode_t mode, unsigned long dev);
+int mkfifo(const char *path, mode_t mode);
 int chmod(const char *path, mode_t mode);
 int fchmod(int fd, mode_t mode);
 mode_t umask(mode_t mask);

@@ -9,6 +9,7 @@ typedef int ssize_t;        /* i386: the signed twin of size_t (unsigned int) */
 typedef long off_t;
 typedef long time_t;
 typedef int clockid_t;
+typedef long clock_t;         /* times(): ticks of 1/100 s */
 typedef unsigned int mode_t;
 typedef unsigned long long ino_t;
 typedef unsigned long long dev_t;

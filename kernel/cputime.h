@@ -1,0 +1,40 @@
+/* kernel/cputime.h - CPU-time accounting: times 43, getrusage 77 and
+ * wait4's struct rusage (abi.md section 9, Linux's kernel/sched/cputime.c
+ * with tick-based accounting).
+ *
+ * Each timer tick is charged to the task it interrupted: to utime when
+ * it came from user mode, to stime when from the kernel (the idle task
+ * is charged nothing). A process's time is the sum over its live
+ * threads plus what its gone threads left in its leader (dead_*); a
+ * reaped child's time, with its own children's, is added to its
+ * parent's cutime/cstime at wait4, as Linux's wait_task_zombie does. The
+ * resolution is the tick: 1/HZ s. */
+#ifndef KERNEL_CPUTIME_H
+#define KERNEL_CPUTIME_H
+
+#include "lib/types.h"
+
+struct task;
+
+/* From the timer interrupt of this CPU: user says where it came from. */
+void account_tick(bool user);
+
+/* A thread leaves its group for good without being reaped (it reaps
+ * itself, or an execve in another thread ends it or, for the old leader,
+ * takes its place): its time goes to its process's books, in
+ * p->group_leader. tasklist_lock held. */
+void cputime_unlink_locked(struct task *p);
+/* wait4 reaps zombie c: a process's time (its threads' and its reaped
+ * children's) goes to the reaper's cutime/cstime. tasklist_lock held. */
+void cputime_reap_locked(struct task *reaper, struct task *c);
+/* execve in a thread (de_thread): the old leader's books become to's.
+ * tasklist_lock held. */
+void cputime_move_locked(struct task *from, struct task *to);
+/* The CPU time of the calling process (thread: of the caller alone), in
+ * ns: CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (time.c). */
+uint64_t cputime_ns(bool thread);
+/* wait4's rusage for zombie c (its time and its children's, Linux's
+ * RUSAGE_BOTH) at user address urusage: 0 or -EFAULT. */
+long cputime_rusage_of_zombie(struct task *c, uint32_t urusage);
+
+#endif

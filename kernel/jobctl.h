@@ -1,0 +1,42 @@
+/* kernel/jobctl.h - job control: the stop signals stop a process, SIGCONT
+ * continues it, and its parent hears of both (SIGCHLD's CLD_STOPPED and
+ * CLD_CONTINUED, wait4's WUNTRACED and WCONTINUED), as Linux's group stop
+ * (kernel/signal.c do_signal_stop, prepare_signal). */
+#ifndef KERNEL_JOBCTL_H
+#define KERNEL_JOBCTL_H
+
+#include "lib/types.h"
+
+struct task;
+struct sighand;
+
+/* task->jobstop */
+#define JOBSTOP_NONE    0
+#define JOBSTOP_PENDING 1       /* must stop at its next return to user mode */
+#define JOBSTOP_STOPPED 2       /* has stopped for the group stop */
+
+bool sig_is_stop(int sig);      /* SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU */
+/* What sending sig does at once, before it is queued (Linux's
+ * prepare_signal): a stop signal cancels a pending SIGCONT; SIGCONT
+ * cancels pending stop signals and continues a stopped group; SIGKILL
+ * wakes a stopped one to die. t is any thread of the group;
+ * sighand->lock held. */
+void jobctl_prepare_signal_locked(struct task *t, struct sighand *sh, int sig);
+/* do_signal took a stop signal whose action is the default: the group
+ * stops (the caller first), unless it is init or, for all but SIGSTOP,
+ * its process group is orphaned (POSIX: the signal is discarded). */
+void jobctl_do_stop(int sig);
+/* do_signal on a thread with JOBSTOP_PENDING: it stops until SIGCONT or
+ * SIGKILL. */
+void jobctl_stop_self(void);
+/* wait4: a report for the stopped (WUNTRACED) or continued (WCONTINUED)
+ * process c, as a wait status, taken (0: none). tasklist_lock held. */
+int jobctl_wait_report_locked(struct task *c, uint32_t options);
+
+/* Does current block or ignore sig? (the terminal's is_ignored) */
+bool jobctl_sig_ignored(int sig);
+
+/* kernel/pgrp.c: POSIX's orphaned process group. tasklist_lock held. */
+bool pgrp_orphaned_locked(int pgid);
+
+#endif
