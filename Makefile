@@ -19,6 +19,11 @@
 #   make stress       the stress run: STRESS_SECONDS=600 at CPUS=4
 #                     (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
 #   make exhaust      t_exhaust with its bombs unbounded, at CPUS=4
+#   make lab LAB=n DEST=dir
+#                     a student tree for lab n in dir: its solutions replaced
+#                     by their stubs (LATER=1: later labs' too); docs/labs/
+#   make grade [LAB=n]
+#                     the labs' tests, points and a score (build/grade.json)
 #   make clean
 #
 # Every target first runs tools/deps.sh with what it needs (build, run,
@@ -88,7 +93,7 @@ INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
 .PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
-	fuzz stress exhaust
+	fuzz stress exhaust lab grade
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -302,6 +307,22 @@ stress: all
 
 exhaust: all
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
+
+# The labs (docs/labs/README.md): make lab writes a student tree, a plain
+# directory (no git history), with lab LAB's marked solutions replaced by
+# their stubs (LATER=1: the later labs' too); make grade runs the labs'
+# tests (tests/labs.py LAB_TESTS), prints points and `Score: X/Y`, writes
+# $(B)/grade.json, and fails below 100%.
+LAB ?=
+DEST ?=
+LATER ?=
+lab:
+	@[ -n "$(LAB)" ] && [ -n "$(DEST)" ] || \
+		{ echo 'usage: make lab LAB=n DEST=dir [LATER=1] (docs/labs/README.md)' >&2; exit 2; }
+	@python3 tools/mklab.py $(if $(LATER),--later) $(LAB) $(DEST)
+
+grade: all unit-tests | deps-check
+	@SPINDLE_BUILD=$(B) python3 tests/labs.py grade $(LAB)
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -47,6 +47,9 @@ Runs, in order, and prints one line per test, `PASS name` or
   repo/...     no file refers outside the repository
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
+  labs/...     each lab (docs/labs/): its tests grade 100% here, and its
+               student tree (make lab) is bare of markers and solutions,
+               builds, and grades below 100% (tests/labs.py)
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
@@ -80,6 +83,7 @@ from console import monitor_session, shell_eof, shell_files, shell_oom, shell_se
 from console_tty import shell_intr, tty_raw
 from bench_check import bench_smp_repeats
 from docs_examples import doc_jobs, outside_references
+from labs import labs_jobs
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
@@ -441,6 +445,7 @@ def main():
     jobs.append(("web/node_iso", web_node, (True,)))
     jobs.append(("web/chromium", web_browser, ()))
     jobs += doc_jobs()
+    jobs += labs_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:

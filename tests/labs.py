@@ -1,0 +1,275 @@
+"""tests/labs.py - the labs' tests and grading (make grade), and their checks
+in make check (the labs/ group of tests/run.py).
+
+LAB_TESTS maps each lab (docs/labs/README.md) to its graded tests: a test
+name or shell glob as tests/run.py reports it (`make test T=...` takes the
+same), its points, and whether the lab's stub must make it fail. A glob
+such as smp1/t_tls stands for that boot and all its cases; the entry is OK
+when it matched at least one result and every result it matched passed.
+
+    python3 tests/labs.py grade [LAB]     make grade [LAB=n]: points per
+                                          test, `Score: X/Y`, exit 1 below
+                                          100%, JSON in $SPINDLE_BUILD/grade.json
+
+In make check, for every lab (labs_jobs):
+  labs/labN.full      the lab's tests grade 100% on this tree's build
+  labs/labN.stripped  make lab LAB=N DEST=(a temporary directory), then in
+                      it: no marker left, no solution text left anywhere,
+                      stripping it again changes nothing, the tree builds
+                      (-Werror) and make grade LAB=N scores below 100%
+                      with every test the stub must fail failing.
+"""
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# (number, short name, handout)
+LABS = {
+    1: ("gdt", "docs/labs/lab1-gdt.md"),
+    2: ("switch", "docs/labs/lab2-switch.md"),
+    3: ("tls", "docs/labs/lab3-tls.md"),
+    4: ("clone", "docs/labs/lab4-clone.md"),
+    5: ("exit", "docs/labs/lab5-exit.md"),
+    6: ("futex", "docs/labs/lab6-futex.md"),
+    7: ("pthreads", "docs/labs/lab7-pthreads.md"),
+    8: ("tlb", "docs/labs/lab8-tlb.md"),
+}
+
+# lab -> [(test name or glob, points, the stub must make it fail)]
+U = "unit/test_desc."
+LAB_TESTS = {
+    1: [(U + "flat_matches_seed_gdt", 10, True),
+        (U + "system_descriptors", 10, True),
+        (U + "base_and_limit_decode", 10, True),
+        (U + "tls_hand_computed_words", 10, True),
+        (U + "limit_above_20_bits_is_cut_as_in_the_seed", 10, True),
+        ("smp1/boot", 25, True),
+        ("smp2/boot", 25, True)],
+    2: [("smp1/t_tls_switch", 40, True),
+        ("smp2/t_tls_switch", 30, True),
+        ("smp2/t_smp_tls", 30, True)],
+    3: [(U + "erratum2_db_bit22_g_bit23_independent", 15, True),
+        (U + "erratum5_unused_bits_zero", 15, True),
+        (U + "erratum6_tls_refuses_16bit_code_not_present", 15, True),
+        (U + "erratum6_empty_and_zero_clear", 15, True),
+        (U + "every_field_combination_round_trips", 10, False),
+        ("smp1/t_tls", 30, True)],
+    4: [("smp1/t_clone", 30, True),
+        ("smp1/t_abi_clone", 30, True),
+        ("smp1/t_seed", 20, True),
+        ("smp2/t_clone", 20, True)],
+    5: [("smp1/t_storm", 35, True),
+        ("smp2/t_smp_storm", 35, True),
+        ("smp1/t_seed", 30, False)],
+    6: [("smp1/t_futex", 35, True),
+        ("smp1/t_abi_futex", 35, True),
+        ("smp2/t_futex", 30, True)],
+    7: [("smp1/t_pthread", 40, True),
+        ("smp1/t_pthread_sync", 30, True),
+        ("smp2/t_pthread", 30, True)],
+    8: [("smp2/t_smp_tlb", 50, True),
+        ("smp4/t_smp_tlb", 50, True)],
+}
+
+LINE_RE = re.compile(r"^(PASS|FAIL|SKIP) (\S+?)(?::\s*(.*))?$")
+
+
+def job_of(name):
+    """smp1/t_clone.files_shared -> smp1/t_clone (as tests/run.py)."""
+    head, _, tail = name.partition("/")
+    return head + "/" + tail.split(".")[0] if tail else name
+
+
+def matches(name, glob):
+    return fnmatch.fnmatchcase(name, glob) or fnmatch.fnmatchcase(job_of(name), glob)
+
+
+def run_tests(globs, build, root=ROOT, jobs=2, timeout=1800):
+    """tests/run.py -t GLOBS on build: {name: (status, reason)} and the output."""
+    env = dict(os.environ, SPINDLE_BUILD=build)
+    p = subprocess.run([sys.executable, os.path.join(root, "tests", "run.py"),
+                        "-j", str(jobs), "-t", " ".join(globs)],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
+    results = {}
+    for line in p.stdout.splitlines():
+        m = LINE_RE.match(line)
+        if m:
+            results[m.group(2)] = (m.group(1), m.group(3))
+    return results, p.stdout + p.stderr
+
+
+def score(lab, results):
+    """[(entry, points, ok, [names matched])] for lab's tests."""
+    out = []
+    for glob, pts, _ in LAB_TESTS[lab]:
+        names = sorted(n for n in results if matches(n, glob))
+        ok = bool(names) and all(results[n][0] == "PASS" for n in names)
+        out.append((glob, pts, ok, names))
+    return out
+
+
+def grade(labs, build, root=ROOT, out=sys.stdout, jobs=2):
+    """Runs and scores labs; prints JOS-style lines; the summary dict."""
+    globs = sorted(set(g for lab in labs for g, _, _ in LAB_TESTS[lab]))
+    results, log = run_tests(globs, build, root, jobs)
+    summary = {"labs": [], "score": 0, "max": 0}
+    for lab in labs:
+        name, handout = LABS[lab]
+        print("== lab %d: %s (%s) ==" % (lab, name, handout), file=out)
+        rows = score(lab, results)
+        got = sum(p for _, p, ok, _ in rows if ok)
+        total = sum(p for _, p, _, _ in rows)
+        tests = []
+        for glob, pts, ok, names in rows:
+            if ok:
+                print("%s: OK (%dpts)" % (glob, pts), file=out)
+            else:
+                bad = [n for n in names if results[n][0] != "PASS"]
+                why = ("%s %s" % (bad[0], results[bad[0]][1] or "") if bad
+                       else "no result (the build or boot failed: see the log)")
+                print("%s: FAIL (0/%dpts) %s" % (glob, pts, why.strip()), file=out)
+            tests.append({"name": glob, "points": pts if ok else 0, "max": pts, "ok": ok,
+                          "results": {n: results[n][0] for n in names}})
+        print("Lab %d score: %d/%d" % (lab, got, total), file=out)
+        summary["labs"].append({"lab": lab, "name": name, "score": got, "max": total,
+                                "tests": tests})
+        summary["score"] += got
+        summary["max"] += total
+    print("Score: %d/%d" % (summary["score"], summary["max"]), file=out)
+    summary["log_tail"] = log[-4000:] if summary["score"] < summary["max"] else ""
+    return summary
+
+
+def grade_main(argv):
+    labs = [int(argv[0])] if argv and argv[0] else sorted(LABS)
+    for lab in labs:
+        if lab not in LABS:
+            print("make grade: LAB is one of %s" % " ".join(map(str, sorted(LABS))),
+                  file=sys.stderr)
+            return 2
+    build = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
+    s = grade(labs, build)
+    os.makedirs(build, exist_ok=True)
+    with open(os.path.join(build, "grade.json"), "w") as f:
+        json.dump(s, f, indent=1, sort_keys=True)
+        f.write("\n")
+    if s["score"] < s["max"]:
+        print("(tests/run.py's output is in %s, log_tail)" % os.path.join(build, "grade.json"))
+    return 0 if s["score"] == s["max"] else 1
+
+
+# ---------------------------------------------------------------- make check
+def tree_digest(root):
+    """{relative path: bytes} of a plain tree, build/ left out."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x != "build"]
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, root)] = fh.read()
+    return out
+
+
+def solutions(lab):
+    """Each of lab's solution texts, whitespace squeezed (for the
+    no-solution-left check); only those of 60 characters or more, as a
+    `return 0;` is found everywhere."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mklab
+    out = []
+    for name, rlab, b, e in mklab.list_regions(ROOT):
+        if rlab != lab:
+            continue
+        with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        _, b0, e0, _, _ = [r for r in mklab.regions(name, lines) if r[1] == b - 1][0]
+        text = " ".join(" ".join(lines[b0 + 1:e0]).split())
+        if len(text) >= 60:
+            out.append((name, text))
+    return out
+
+
+def full_grade(lab):
+    name = "labs/lab%d.full" % lab
+    build = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
+    s = grade([lab], build, out=open(os.devnull, "w"))
+    bad = [t["name"] for l in s["labs"] for t in l["tests"] if not t["ok"]]
+    if bad:
+        return [(name, "graded %d/%d: %s failed" % (s["score"], s["max"], ", ".join(bad)),
+                 s["log_tail"][-1500:])]
+    return [(name, None, None)]
+
+
+def stripped_grade(lab):
+    name = "labs/lab%d.stripped" % lab
+    tmp = tempfile.mkdtemp(prefix="spindle-lab%d-" % lab)
+    try:
+        dest = os.path.join(tmp, "lab")
+        again = os.path.join(tmp, "again")
+        p = subprocess.run(["make", "--no-print-directory", "lab", "LAB=%d" % lab,
+                            "DEST=" + dest], cwd=ROOT, capture_output=True, text=True)
+        if p.returncode:
+            return [(name, "make lab failed (exit %d)" % p.returncode, p.stdout + p.stderr)]
+        mk = os.path.join(ROOT, "tools", "mklab.py")
+        p = subprocess.run([sys.executable, mk, "--verify", dest], capture_output=True, text=True)
+        if p.returncode:
+            return [(name, "a marker is left in the student tree", p.stderr[-1500:])]
+        tree = tree_digest(dest)
+        for f, sol in solutions(lab):
+            for path, data in tree.items():
+                try:
+                    text = " ".join(data.decode("utf-8").split())
+                except UnicodeDecodeError:
+                    continue
+                if sol in text:
+                    return [(name, "a solution of %s is left in %s" % (f, path), sol[:300])]
+        p = subprocess.run([sys.executable, mk, "--src", dest, str(lab), again],
+                           capture_output=True, text=True)
+        if p.returncode != 2 or "has no marked region" not in p.stderr:
+            return [(name, "stripping the student tree again did not find it bare", p.stderr)]
+        if tree_digest(again) != tree:
+            return [(name, "stripping the student tree again changed it", None)]
+        p = subprocess.run(["make", "-j2", "--no-print-directory", "all", "unit-tests"],
+                           cwd=dest, capture_output=True, text=True, timeout=1800)
+        if p.returncode:
+            return [(name, "the student tree does not build", (p.stdout + p.stderr)[-2000:])]
+        p = subprocess.run(["make", "--no-print-directory", "grade", "LAB=%d" % lab],
+                           cwd=dest, capture_output=True, text=True, timeout=1800)
+        with open(os.path.join(dest, "build", "grade.json")) as f:
+            s = json.load(f)
+        if p.returncode == 0 or s["score"] >= s["max"]:
+            return [(name, "the stubs grade %d/%d (exit %d): the tests miss them"
+                     % (s["score"], s["max"], p.returncode), p.stdout[-1500:])]
+        own = [g for g, _, must in LAB_TESTS[lab] if must]
+        passed = [t["name"] for t in s["labs"][0]["tests"] if t["ok"] and t["name"] in own]
+        if passed:
+            return [(name, "with the stubs these still pass: " + ", ".join(passed),
+                     p.stdout[-1500:])]
+        return [(name, None, None)]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def labs_jobs():
+    """(name, function, args) for tests/run.py."""
+    jobs = []
+    for lab in sorted(LABS):
+        jobs.append(("labs/lab%d.full" % lab, full_grade, (lab,)))
+        jobs.append(("labs/lab%d.stripped" % lab, stripped_grade, (lab,)))
+    return jobs
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "grade":
+        sys.exit(grade_main(sys.argv[2:]))
+    print("usage: tests/labs.py grade [LAB]", file=sys.stderr)
+    sys.exit(2)
