@@ -9,14 +9,16 @@ when it matched at least one result and every result it matched passed.
 
     python3 tests/labs.py grade [LAB]     make grade [LAB=n]: points per
                                           test, `Score: X/Y`, exit 1 below
-                                          100%, JSON in $SPINDLE_BUILD/grade.json
+                                          100%, JSON in $SPINDLE_BUILD/grade.json;
+                                          no LAB: the student tree's own lab
+                                          (.spindle-lab), else all; LAB=all all
 
 In make check, for every lab (labs_jobs):
   labs/labN.full      the lab's tests grade 100% on this tree's build
   labs/labN.stripped  make lab LAB=N DEST=(a temporary directory), then in
                       it: no marker left, no solution text left anywhere,
                       stripping it again changes nothing, the tree builds
-                      (-Werror) and make grade LAB=N scores below 100%
+                      (-Werror) and make grade (its own lab) scores below 100%
                       with every test the stub must fail failing.
 """
 import fnmatch
@@ -149,7 +151,13 @@ def grade(labs, build, root=ROOT, out=sys.stdout, jobs=2):
 
 
 def grade_main(argv):
-    labs = [int(argv[0])] if argv and argv[0] else sorted(LABS)
+    own = os.path.join(ROOT, ".spindle-lab")    # a student tree's lab (make lab)
+    if argv and argv[0]:
+        labs = [int(argv[0])] if argv[0] != "all" else sorted(LABS)
+    elif os.path.exists(own):
+        labs = [int(open(own).read().split()[0])]
+    else:
+        labs = sorted(LABS)
     for lab in labs:
         if lab not in LABS:
             print("make grade: LAB is one of %s" % " ".join(map(str, sorted(LABS))),
@@ -242,7 +250,7 @@ def stripped_grade(lab):
                            cwd=dest, capture_output=True, text=True, timeout=1800)
         if p.returncode:
             return [(name, "the student tree does not build", (p.stdout + p.stderr)[-2000:])]
-        p = subprocess.run(["make", "--no-print-directory", "grade", "LAB=%d" % lab],
+        p = subprocess.run(["make", "--no-print-directory", "grade"],
                            cwd=dest, capture_output=True, text=True, timeout=1800)
         with open(os.path.join(dest, "build", "grade.json")) as f:
             s = json.load(f)

@@ -17,7 +17,9 @@ assembly file, each marked region (docs/labs/README.md, "The markers"):
 
 becomes its stub's lines if it belongs to lab LAB (or, with --later, to a
 later lab), and its solution's lines otherwise; the marker lines go, so
-none is left and stripping the result again changes nothing. The full
+none is left and stripping the result again changes nothing. The one
+file added is DEST/.spindle-lab, the lab's number: `make grade` there
+grades that lab unless given another LAB. The full
 tree compiles the solution (the stub is under #if 0, so it need only
 tokenise); the student tree compiles the stub, which must build with
 -Werror and fail cleanly (-ENOSYS, nothing done), never crash the build.
@@ -40,6 +42,8 @@ SOURCE_EXTS = (".c", ".h", ".S")
 # Never copied: the build directory, git's, and what the build leaves.
 SKIP_DIRS = {"build", ".git", "node_modules", "__pycache__"}
 SKIP_FILES = {".gdbinit"}
+# Written into a student tree: its lab's number, for make grade.
+LAB_FILE = ".spindle-lab"
 
 MARK_RE = re.compile(r"^\s*(?:#if 0 |#endif )?/\* LAB (\d+): "
                      r"(BEGIN SOLUTION|END SOLUTION|STUB|END STUB) \*/\s*$")
@@ -152,6 +156,9 @@ def make_lab(src, lab, dest, later):
                          if r[0] == lab or (later and r[0] > lab)]
         else:
             shutil.copy2(s, d)
+    # The tree's own lab, which make grade grades when given no LAB.
+    with open(os.path.join(dest, LAB_FILE), "w") as f:
+        f.write("%d\n" % lab)
     return stripped
 
 
