@@ -13,7 +13,8 @@ when it matched at least one result and every result it matched passed.
                                           no LAB: the student tree's own lab
                                           (.spindle-lab), else all; LAB=all all
 
-In make check, for every lab (labs_jobs):
+In make check (labs_jobs): labs/mklab_markers, tools/mklab.py's parser
+on small texts (kept, stripped, malformed); and for every lab:
   labs/labN.full      the lab's tests grade 100% on this tree's build
   labs/labN.stripped  make lab LAB=N DEST=(a temporary directory), then in
                       it: no marker left, no solution text left anywhere,
@@ -267,9 +268,73 @@ def stripped_grade(lab):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+GOOD = """int f(void)
+{
+\t/* LAB 2: BEGIN SOLUTION */
+\treturn 42;
+\t/* LAB 2: END SOLUTION */
+#if 0 /* LAB 2: STUB */
+\treturn -ENOSYS;
+#endif /* LAB 2: END STUB */
+}
+"""
+# Malformed regions mklab must refuse, each with what is wrong.
+BAD = {
+    "no END SOLUTION": GOOD.replace("\t/* LAB 2: END SOLUTION */\n", ""),
+    "no STUB": GOOD.replace("#if 0 /* LAB 2: STUB */\n", ""),
+    "no END STUB": GOOD.replace("#endif /* LAB 2: END STUB */\n", ""),
+    "a line between solution and stub": GOOD.replace("END SOLUTION */\n", "END SOLUTION */\n\n"),
+    "another lab's END": GOOD.replace("LAB 2: END SOLUTION", "LAB 3: END SOLUTION"),
+    "lab 0": GOOD.replace("LAB 2", "LAB 0"),
+    "lab 9": GOOD.replace("LAB 2", "LAB 9"),
+    "nested": GOOD.replace("\treturn 42;\n", "\t/* LAB 3: BEGIN SOLUTION */\n\treturn 42;\n"),
+    "a stray END": GOOD + "/* LAB 2: END SOLUTION */\n",
+    "a stray STUB": "#if 0 /* LAB 1: STUB */\n#endif /* LAB 1: END STUB */\n",
+}
+
+
+def mklab_markers():
+    """tools/mklab.py's parser on small texts: the solution kept for
+    another lab, the stub for this one (and with --later for an earlier
+    one), stripping twice the same, and every malformed region refused."""
+    name = "labs/mklab_markers"
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mklab
+    want_sol = "int f(void)\n{\n\treturn 42;\n}\n"
+    want_stub = "int f(void)\n{\n\treturn -ENOSYS;\n}\n"
+    cases = [((1, False), want_sol), ((2, False), want_stub), ((3, False), want_sol),
+             ((1, True), want_stub), ((3, True), want_sol)]
+    for (lab, later), want in cases:
+        got, _ = mklab.strip_text("f.c", GOOD, lab, later)
+        if got != want:
+            return [(name, "lab %d later=%s: got %r, want %r" % (lab, later, got, want), None)]
+        again, regs = mklab.strip_text("f.c", got, lab, later)
+        if again != got or regs:
+            return [(name, "stripping twice changed lab %d's text" % lab, None)]
+    for why, text in sorted(BAD.items()):
+        try:
+            mklab.strip_text("f.c", text, 2, False)
+        except mklab.MarkerError:
+            continue
+        return [(name, "a malformed region was accepted: " + why, text)]
+    # The command's refusals: no lab, a lab out of range, a DEST in use.
+    mk = [sys.executable, os.path.join(ROOT, "tools", "mklab.py")]
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, "mine"), "w").close()
+        for argv, why in (([], "no LAB and DEST"), (["0", d + "/x"], "LAB 0"),
+                          (["9", d + "/x"], "LAB 9"), (["2", d], "a DEST with files in it")):
+            p = subprocess.run(mk + argv, capture_output=True, text=True)
+            if p.returncode != 2 or not p.stderr:
+                return [(name, "mklab %s: exit %d, want 2 and a message" % (why, p.returncode),
+                         p.stdout + p.stderr)]
+        if os.listdir(d) != ["mine"]:
+            return [(name, "mklab wrote into a DEST in use", None)]
+    return [(name, None, None)]
+
+
 def labs_jobs():
     """(name, function, args) for tests/run.py."""
-    jobs = []
+    jobs = [("labs/mklab_markers", mklab_markers, ())]
     for lab in sorted(LABS):
         jobs.append(("labs/lab%d.full" % lab, full_grade, (lab,)))
         jobs.append(("labs/lab%d.stripped" % lab, stripped_grade, (lab,)))
