@@ -321,7 +321,7 @@ lab:
 		{ echo 'usage: make lab LAB=n DEST=dir [LATER=1] (docs/labs/README.md)' >&2; exit 2; }
 	@python3 tools/mklab.py $(if $(LATER),--later) $(LAB) $(DEST)
 
-grade: all unit-tests | deps-check
+grade: all unit-tests | deps-run
 	@SPINDLE_BUILD=$(B) python3 tests/labs.py grade $(LAB)
 
 clean:
