@@ -14,7 +14,8 @@ when it matched at least one result and every result it matched passed.
                                           (.spindle-lab), else all; LAB=all all
 
 In make check (labs_jobs): labs/mklab_markers, tools/mklab.py's parser
-on small texts (kept, stripped, malformed); and for every lab:
+on small texts (kept, stripped, malformed); labs/later_builds, the tree
+with every lab's stubs (make lab LAB=1 LATER=1) builds; and for every lab:
   labs/labN.full      the lab's tests grade 100% on this tree's build
   labs/labN.stripped  make lab LAB=N DEST=(a temporary directory), then in
                       it: no marker left, no solution text left anywhere,
@@ -332,9 +333,43 @@ def mklab_markers():
     return [(name, None, None)]
 
 
+def later_builds():
+    """make lab LAB=1 LATER=1: every lab's stubs at once; the tree has no
+    marker and builds (a course may hand it out for the whole term)."""
+    name = "labs/later_builds"
+    tmp = tempfile.mkdtemp(prefix="spindle-later-")
+    try:
+        dest = os.path.join(tmp, "lab")
+        p = subprocess.run(["make", "--no-print-directory", "lab", "LAB=1", "LATER=1",
+                            "DEST=" + dest], cwd=ROOT, capture_output=True, text=True)
+        if p.returncode:
+            return [(name, "make lab LATER=1 failed (exit %d)" % p.returncode,
+                     p.stdout + p.stderr)]
+        stubbed = set(l.split()[1] for l in p.stdout.splitlines() if l.startswith("  stub "))
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        import mklab
+        every = set(n for n, _, _, _ in mklab.list_regions(ROOT))
+        if stubbed != every:
+            return [(name, "stubbed %s, want every marked file %s"
+                     % (sorted(stubbed), sorted(every)), None)]
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mklab.py"),
+                            "--verify", dest], capture_output=True, text=True)
+        if p.returncode:
+            return [(name, "a marker is left", p.stderr[-1500:])]
+        p = subprocess.run(["make", "-j2", "--no-print-directory", "all"],
+                           cwd=dest, capture_output=True, text=True, timeout=1800)
+        if p.returncode:
+            return [(name, "the tree with every stub does not build",
+                     (p.stdout + p.stderr)[-2000:])]
+        return [(name, None, None)]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def labs_jobs():
     """(name, function, args) for tests/run.py."""
-    jobs = [("labs/mklab_markers", mklab_markers, ())]
+    jobs = [("labs/mklab_markers", mklab_markers, ()),
+            ("labs/later_builds", later_builds, ())]
     for lab in sorted(LABS):
         jobs.append(("labs/lab%d.full" % lab, full_grade, (lab,)))
         jobs.append(("labs/lab%d.stripped" % lab, stripped_grade, (lab,)))
