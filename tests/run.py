@@ -49,7 +49,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                (tests/docs_examples.py)
   labs/...     each lab (docs/labs/): its tests grade 100% here, and its
                student tree (make lab) is bare of markers and solutions,
-               builds, and grades below 100% (tests/labs.py)
+               builds, and grades below 100%; the tree with every stub
+               builds; the marker parser (tests/labs.py)
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
