@@ -445,19 +445,24 @@ COVERED = {
     ("docs/labs/README.md", "make grade"): "labs/lab4.stripped",
     ("docs/labs/lab1-gdt.md", "make qemu-gdb"): "docs/lab1-gdt.gdb",
     ("docs/labs/lab1-gdt.md", "make gdb"): "docs/lab1-gdt.gdb",
-    ("docs/labs/lab2-switch.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/lab2-switch.gdb",
+    ("docs/labs/lab2-switch.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'):
+        "docs/lab2-switch.gdb",
     ("docs/labs/lab2-switch.md", "make gdb"): "docs/lab2-switch.gdb",
     ("docs/labs/lab3-tls.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/lab3-tls.gdb",
     ("docs/labs/lab3-tls.md", "make gdb"): "docs/lab3-tls.gdb",
     ("docs/labs/lab4-clone.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/lab4-clone.gdb",
     ("docs/labs/lab4-clone.md", "make gdb"): "docs/lab4-clone.gdb",
-    ("docs/labs/lab5-exit.md", 'make qemu-gdb APPEND="init=/bin/start-detached -- 100"'): "docs/lab5-exit.gdb",
+    ("docs/labs/lab5-exit.md", 'make qemu-gdb APPEND="init=/bin/start-detached -- 100"'):
+        "docs/lab5-exit.gdb",
     ("docs/labs/lab5-exit.md", "make gdb"): "docs/lab5-exit.gdb",
-    ("docs/labs/lab6-futex.md", 'make qemu-gdb APPEND="init=/tests/t_futex"'): "docs/lab6-futex.gdb",
+    ("docs/labs/lab6-futex.md", 'make qemu-gdb APPEND="init=/tests/t_futex"'):
+        "docs/lab6-futex.gdb",
     ("docs/labs/lab6-futex.md", "make gdb"): "docs/lab6-futex.gdb",
-    ("docs/labs/lab7-pthreads.md", 'make qemu-gdb APPEND="init=/tests/t_pthread"'): "docs/lab7-pthreads.gdb",
+    ("docs/labs/lab7-pthreads.md", 'make qemu-gdb APPEND="init=/tests/t_pthread"'):
+        "docs/lab7-pthreads.gdb",
     ("docs/labs/lab7-pthreads.md", "make gdb"): "docs/lab7-pthreads.gdb",
-    ("docs/labs/lab8-tlb.md", 'make qemu-gdb SMP=2 APPEND="init=/tests/t_smp_tlb"'): "docs/lab8-tlb.gdb",
+    ("docs/labs/lab8-tlb.md", 'make qemu-gdb SMP=2 APPEND="init=/tests/t_smp_tlb"'):
+        "docs/lab8-tlb.gdb",
     ("docs/labs/lab8-tlb.md", "make gdb"): "docs/lab8-tlb.gdb",
 }
 
