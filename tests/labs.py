@@ -323,7 +323,8 @@ def mklab_markers():
     with tempfile.TemporaryDirectory() as d:
         open(os.path.join(d, "mine"), "w").close()
         for argv, why in (([], "no LAB and DEST"), (["0", d + "/x"], "LAB 0"),
-                          (["9", d + "/x"], "LAB 9"), (["2", d], "a DEST with files in it")):
+                          (["9", d + "/x"], "LAB 9"), (["2", d], "a DEST with files in it"),
+                          (["2", os.path.join(ROOT, "build", "lab2")], "a DEST in the tree")):
             p = subprocess.run(mk + argv, capture_output=True, text=True)
             if p.returncode != 2 or not p.stderr:
                 return [(name, "mklab %s: exit %d, want 2 and a message" % (why, p.returncode),

@@ -134,6 +134,10 @@ def is_source(name):
 
 
 def make_lab(src, lab, dest, later):
+    real_src, real_dest = os.path.realpath(src), os.path.realpath(dest)
+    if real_dest == real_src or real_dest.startswith(real_src + os.sep):
+        raise MarkerError("%s is inside the tree %s (give a directory outside it)"
+                          % (dest, src))
     if os.path.exists(dest) and os.listdir(dest):
         raise MarkerError("%s exists and is not empty (give a new directory)" % dest)
     files = tree_files(src)
