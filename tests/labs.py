@@ -155,16 +155,16 @@ def grade(labs, build, root=ROOT, out=sys.stdout, jobs=2):
 def grade_main(argv):
     own = os.path.join(ROOT, ".spindle-lab")    # a student tree's lab (make lab)
     if argv and argv[0]:
-        labs = [int(argv[0])] if argv[0] != "all" else sorted(LABS)
+        want = argv[0]
     elif os.path.exists(own):
-        labs = [int(open(own).read().split()[0])]
+        want = open(own).read().strip()
     else:
-        labs = sorted(LABS)
-    for lab in labs:
-        if lab not in LABS:
-            print("make grade: LAB is one of %s" % " ".join(map(str, sorted(LABS))),
-                  file=sys.stderr)
-            return 2
+        want = "all"
+    labs = sorted(LABS) if want == "all" else [int(want)] if want.isdigit() else [0]
+    if any(lab not in LABS for lab in labs):
+        print("make grade: LAB is one of %s, or all" % " ".join(map(str, sorted(LABS))),
+              file=sys.stderr)
+        return 2
     build = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
     s = grade(labs, build)
     os.makedirs(build, exist_ok=True)
@@ -331,6 +331,12 @@ def mklab_markers():
                          p.stdout + p.stderr)]
         if os.listdir(d) != ["mine"]:
             return [(name, "mklab wrote into a DEST in use", None)]
+    for lab in ("0", "9", "x"):
+        p = subprocess.run([sys.executable, os.path.join(HERE, "labs.py"), "grade", lab],
+                           capture_output=True, text=True)
+        if p.returncode != 2 or "LAB is one of" not in p.stderr:
+            return [(name, "make grade LAB=%s: exit %d, want 2 and a message"
+                     % (lab, p.returncode), p.stdout + p.stderr)]
     return [(name, None, None)]
 
 
