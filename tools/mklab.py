@@ -3,9 +3,10 @@
 
     tools/mklab.py [--later] [--src DIR] LAB DEST
 
-Copies the tree (the files git knows, tracked or not ignored; without git,
-every file but build/ and .git) to DEST, a plain directory tree, not a
-clone, so no solution survives in any history. In every C, header and
+Copies the tree (the files git tracks, as they are in the work tree, so
+nothing untracked such as a teacher's notes; without git, every file but
+build/ and .git) to DEST, a plain directory tree, not a clone, so no
+solution survives in any history. In every C, header and
 assembly file, each marked region (docs/labs/README.md, "The markers"):
 
     /* LAB 4: BEGIN SOLUTION */
@@ -114,10 +115,11 @@ def strip_text(path, text, lab, later):
 
 
 def tree_files(src):
-    """The tree's files, relative to src, sorted."""
+    """The tree's files, relative to src, sorted: git's tracked files (a
+    new file counts once it is added), or without git every file."""
     if os.path.exists(os.path.join(src, ".git")):
-        p = subprocess.run(["git", "-C", src, "ls-files", "-z", "--cached", "--others",
-                            "--exclude-standard"], capture_output=True, check=True)
+        p = subprocess.run(["git", "-C", src, "ls-files", "-z", "--cached"],
+                           capture_output=True, check=True)
         names = sorted(set(n.decode() for n in p.stdout.split(b"\0") if n))
         return [n for n in names if os.path.lexists(os.path.join(src, n))]
     names = []
