@@ -312,7 +312,7 @@ exhaust: all
 # directory (no git history), with lab LAB's marked solutions replaced by
 # their stubs (LATER=1: the later labs' too); make grade runs the labs'
 # tests (tests/labs.py LAB_TESTS), prints points and `Score: X/Y`, writes
-# $(B)/grade.json, and fails below 100%.
+# GRADE_JSON ($(B)/grade.json), and fails below 100%.
 LAB ?=
 DEST ?=
 LATER ?=
@@ -321,8 +321,9 @@ lab:
 		{ echo 'usage: make lab LAB=n DEST=dir [LATER=1] (docs/labs/README.md)' >&2; exit 2; }
 	@python3 tools/mklab.py $(if $(LATER),--later) $(LAB) $(DEST)
 
+GRADE_JSON ?= $(B)/grade.json
 grade: all unit-tests | deps-run
-	@SPINDLE_BUILD=$(B) python3 tests/labs.py grade $(LAB)
+	@SPINDLE_BUILD=$(B) GRADE_JSON=$(GRADE_JSON) python3 tests/labs.py grade $(LAB)
 
 clean:
 	rm -rf $(B) .gdbinit

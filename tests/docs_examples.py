@@ -439,10 +439,18 @@ COVERED = {
     # The labs: make lab and make grade in a temporary directory, as a
     # teacher would (tests/labs.py), and each handout's GDB session.
     ("README.md", "make lab LAB=4 DEST=/tmp/lab4 && cd /tmp/lab4 && make grade"):
-        "labs/lab4.stripped (make lab LAB=4, then make grade in it)",
-    ("docs/labs/README.md", "make lab LAB=4 DEST=/tmp/lab4"): "labs/lab4.stripped",
-    ("docs/labs/README.md", "cd /tmp/lab4"): "labs/lab4.stripped",
-    ("docs/labs/README.md", "make grade"): "labs/lab4.stripped",
+        "labs/lab4_stripped (make lab LAB=4, then make grade in it)",
+    ("docs/labs/README.md", "make lab LAB=4 DEST=/tmp/lab4"): "labs/lab4_stripped",
+    ("docs/labs/README.md", "cd /tmp/lab4"): "labs/lab4_stripped",
+    ("docs/labs/README.md", "make grade"): "labs/lab4_stripped",
+    ("docs/labs/lab1-gdt.md", "make grade LAB=1"): "labs/lab1_full",
+    ("docs/labs/lab2-switch.md", "make grade LAB=2"): "labs/lab2_full",
+    ("docs/labs/lab3-tls.md", "make grade LAB=3"): "labs/lab3_full",
+    ("docs/labs/lab4-clone.md", "make grade LAB=4"): "labs/lab4_full",
+    ("docs/labs/lab5-exit.md", "make grade LAB=5"): "labs/lab5_full",
+    ("docs/labs/lab6-futex.md", "make grade LAB=6"): "labs/lab6_full",
+    ("docs/labs/lab7-pthreads.md", "make grade LAB=7"): "labs/lab7_full",
+    ("docs/labs/lab8-tlb.md", "make grade LAB=8"): "labs/lab8_full",
     ("docs/labs/lab1-gdt.md", "make qemu-gdb"): "docs/lab1-gdt.gdb",
     ("docs/labs/lab1-gdt.md", "make gdb"): "docs/lab1-gdt.gdb",
     ("docs/labs/lab2-switch.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'):

@@ -16,8 +16,8 @@ when it matched at least one result and every result it matched passed.
 In make check (labs_jobs): labs/mklab_markers, tools/mklab.py's parser
 on small texts (kept, stripped, malformed); labs/later_builds, the tree
 with every lab's stubs (make lab LAB=1 LATER=1) builds; and for every lab:
-  labs/labN.full      the lab's tests grade 100% on this tree's build
-  labs/labN.stripped  make lab LAB=N DEST=(a temporary directory), then in
+  labs/labN_full      make grade LAB=N: 100% on this tree's build
+  labs/labN_stripped  make lab LAB=N DEST=(a temporary directory), then in
                       it: no marker left, no solution text left anywhere,
                       stripping it again changes nothing, the tree builds
                       (-Werror) and make grade (its own lab) scores below 100%
@@ -167,12 +167,13 @@ def grade_main(argv):
         return 2
     build = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
     s = grade(labs, build)
-    os.makedirs(build, exist_ok=True)
-    with open(os.path.join(build, "grade.json"), "w") as f:
+    out = os.environ.get("GRADE_JSON") or os.path.join(build, "grade.json")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
         json.dump(s, f, indent=1, sort_keys=True)
         f.write("\n")
     if s["score"] < s["max"]:
-        print("(tests/run.py's output is in %s, log_tail)" % os.path.join(build, "grade.json"))
+        print("(tests/run.py's output is in %s, log_tail)" % out)
     return 0 if s["score"] == s["max"] else 1
 
 
@@ -209,18 +210,31 @@ def solutions(lab):
 
 
 def full_grade(lab):
-    name = "labs/lab%d.full" % lab
+    """make grade LAB=lab on this tree, as the handout shows it: 100%."""
+    name = "labs/lab%d_full" % lab
     build = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
-    s = grade([lab], build, out=open(os.devnull, "w"))
+    with tempfile.TemporaryDirectory() as d:
+        js = os.path.join(d, "grade.json")
+        rel = os.path.relpath(build, ROOT)
+        p = subprocess.run(["make", "--no-print-directory", "grade", "LAB=%d" % lab,
+                            "B=" + (build if rel.startswith("..") else rel), "GRADE_JSON=" + js],
+                           cwd=ROOT, capture_output=True, text=True, timeout=1800)
+        if not os.path.exists(js):
+            return [(name, "make grade wrote no JSON (exit %d)" % p.returncode,
+                     (p.stdout + p.stderr)[-1500:])]
+        with open(js) as f:
+            s = json.load(f)
     bad = [t["name"] for l in s["labs"] for t in l["tests"] if not t["ok"]]
-    if bad:
-        return [(name, "graded %d/%d: %s failed" % (s["score"], s["max"], ", ".join(bad)),
-                 s["log_tail"][-1500:])]
+    if bad or p.returncode or not re.search(r"^Score: %d/%d$" % (s["max"], s["max"]),
+                                            p.stdout, re.M):
+        return [(name, "graded %d/%d (exit %d): %s failed"
+                 % (s["score"], s["max"], p.returncode, ", ".join(bad)),
+                 s["log_tail"][-1500:] or p.stdout[-1500:])]
     return [(name, None, None)]
 
 
 def stripped_grade(lab):
-    name = "labs/lab%d.stripped" % lab
+    name = "labs/lab%d_stripped" % lab
     tmp = tempfile.mkdtemp(prefix="spindle-lab%d-" % lab)
     try:
         dest = os.path.join(tmp, "lab")
@@ -378,8 +392,8 @@ def labs_jobs():
     jobs = [("labs/mklab_markers", mklab_markers, ()),
             ("labs/later_builds", later_builds, ())]
     for lab in sorted(LABS):
-        jobs.append(("labs/lab%d.full" % lab, full_grade, (lab,)))
-        jobs.append(("labs/lab%d.stripped" % lab, stripped_grade, (lab,)))
+        jobs.append(("labs/lab%d_full" % lab, full_grade, (lab,)))
+        jobs.append(("labs/lab%d_stripped" % lab, stripped_grade, (lab,)))
     return jobs
 
 
