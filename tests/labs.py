@@ -136,9 +136,13 @@ def grade(labs, build, root=ROOT, out=sys.stdout, jobs=2):
             if ok:
                 print("%s: OK (%dpts)" % (glob, pts), file=out)
             else:
-                bad = [n for n in names if results[n][0] != "PASS"]
-                why = ("%s %s" % (bad[0], results[bad[0]][1] or "") if bad
-                       else "no result (the build or boot failed: see the log)")
+                # The first failed case says most (smp1/t_clone.files_shared),
+                # then the boot's own line (smp1/t_clone: init exited ...).
+                bad = sorted((n for n in names if results[n][0] != "PASS"),
+                             key=lambda n: ("." not in n.partition("/")[2], n))
+                why = ("%s: %s%s" % (bad[0], results[bad[0]][1] or "failed",
+                                     " (and %d more)" % (len(bad) - 1) if len(bad) > 1 else "")
+                       if bad else "no result (the build or boot failed: see the log)")
                 print("%s: FAIL (0/%dpts) %s" % (glob, pts, why.strip()), file=out)
             tests.append({"name": glob, "points": pts if ok else 0, "max": pts, "ok": ok,
                           "results": {n: results[n][0] for n in names}})
