@@ -5,6 +5,9 @@
 #   make check        every test: host unit tests, in-guest tests under QEMU
 #                     at -smp 1, 2, 4 and 8, the GRUB ISO, Bochs, GDB, the docs
 #   make test T=NAME  the tests with that exact name or glob (T='smp*/t_fork')
+#   make check-linux  Debian's busybox-static (fetched into build/busybox)
+#                     running shell scripts on Spindle (docs/busybox.md);
+#                     make run-busybox: make run with /bin/busybox
 #   make iso          build/spindle.iso (GRUB 2, BIOS)
 #   make qemu-gdb     QEMU stopped at the first instruction, waiting for GDB,
 #                     with the debug kernel (build/debug, -Og)
@@ -19,6 +22,9 @@
 #   make stress       the stress run: STRESS_SECONDS=600 at CPUS=4
 #                     (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
 #   make exhaust      t_exhaust with its bombs unbounded, at CPUS=4
+#   make trace        a scheduler trace of PROG="start-detached 1000" at
+#                     CPUS=4: build/trace.json (Perfetto) and build/trace.svg
+#                     (docs/tracing.md)
 #   make lab LAB=n DEST=dir
 #                     a student tree for lab n in dir: its solutions replaced
 #                     by their stubs (LATER=1: later labs' too); docs/labs/
@@ -93,7 +99,7 @@ INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
 .PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
-	fuzz stress exhaust lab grade
+	fuzz stress exhaust trace lab grade
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -242,6 +248,7 @@ include tests/unit/Makefile.inc
 include user/Makefile.inc
 include web/Makefile.inc
 include user/linux/Makefile.inc
+include tests/busybox/Makefile.inc
 
 # The ISO the loader tests boot: the same kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso
@@ -308,6 +315,13 @@ stress: all
 exhaust: all
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
 
+# A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
+# under -icount; build/trace.json and build/trace.svg from the console.
+# ICOUNT=0: plain TCG instead, every vCPU a host thread (not repeatable).
+PROG ?= start-detached 1000
+ICOUNT ?= 1
+trace: all
+	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(PROG)
 # The labs (docs/labs/README.md): make lab writes a student tree, a plain
 # directory (no git history), with lab LAB's marked solutions replaced by
 # their stubs (LATER=1: the later labs' too); make grade runs the labs'

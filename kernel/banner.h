@@ -5,6 +5,5 @@
 #define SPINDLE_VERSION "0.1"
 
 void banner_print(void);
-void gdt_print(int cpu);        /* the decoded GDT of one CPU */
 
 #endif

@@ -2,51 +2,43 @@
 #include "kernel/clock.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
-#include "arch/i386/pit.h"
-#include "arch/i386/traps.h"
-#include "arch/i386/x86.h"
-
-#define CALIBRATE_US 5000           /* 5 ms of PIT channel 2 ... */
-#define CALIBRATE_RUNS 5            /* ... five times, keeping the least */
+#include "arch/i386/cpu.h"
+#include "arch/i386/timer.h"
+#include "arch/i386/timex.h"
 
 static volatile uint64_t ticks;
+static volatile uint32_t cpu_ticks[NR_CPUS];
 static uint64_t tsc_hz;
 static uint64_t tsc_boot;
 
-static void timer_irq(struct trapframe *tf)
-{
-	(void)tf;
-	clock_tick();
-}
-
+/* Every CPU's tick, whatever chip gave it (arch/i386/timer.h): the
+ * scheduler's time slice on every CPU; the count and the timers on the
+ * boot CPU alone (Linux's tick_do_timer_cpu), so that time advances once
+ * per tick, not once per CPU. */
 void clock_tick(void)
 {
-	ticks++;
-	timers_run();
+	int cpu = current_thread_info()->cpu;
+
+	cpu_ticks[cpu]++;
+	if (cpu == 0) {
+		ticks++;
+		timers_run();
+	}
 	sched_tick();
 }
 
 void clock_init(void)
 {
-	uint64_t best = UINT64_MAX;
-
-	/* An emulator descheduled by a busy host lets the TSC run on while
-	 * the PIT wait stalls, so a single measurement can come out twice
-	 * too high, never too low: the smallest of several is the truest. */
-	tsc_boot = rdtsc();
-	for (int i = 0; i < CALIBRATE_RUNS; i++) {
-		uint64_t t0 = rdtsc();
-		pit_wait_us(CALIBRATE_US);
-		uint64_t t1 = rdtsc();
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	tsc_hz = best * (1000000 / CALIBRATE_US);
+	tsc_boot = get_cycles();
+	tsc_hz = cycles_calibrate_hz();
 	if (tsc_hz == 0)
 		tsc_hz = 1;             /* never divide by zero below */
+	timer_start(HZ);
+}
 
-	pit_start_periodic(HZ);
-	irq_register(IRQ_TIMER, timer_irq);
+uint32_t clock_cpu_ticks(int cpu)
+{
+	return cpu_ticks[cpu];
 }
 
 uint64_t clock_ticks(void)
@@ -71,7 +63,7 @@ uint64_t clock_tsc_hz(void)
  * for any uptime shorter than centuries. */
 uint64_t clock_ns(void)
 {
-	uint64_t cycles = rdtsc() - tsc_boot;
+	uint64_t cycles = get_cycles() - tsc_boot;
 	uint64_t secs = cycles / tsc_hz;
 	uint64_t rem = cycles % tsc_hz;
 

@@ -1,7 +1,9 @@
 /* kernel/clock.h - time: the timer tick and the TSC clock.
  *
- * The PIT interrupts HZ times a second (jiffies); the TSC, calibrated
- * against the PIT at boot, gives nanoseconds since boot. Under QEMU
+ * Every CPU takes a tick HZ times a second (arch/i386/timer.h says from
+ * which chip), and calls clock_tick(); the boot CPU's count the ticks
+ * (jiffies). The TSC, calibrated against the PIT at boot, gives
+ * nanoseconds since boot. Under QEMU
  * -icount the TSC counts guest instructions, which is what make bench
  * relies on. */
 #ifndef KERNEL_CLOCK_H
@@ -12,14 +14,15 @@
 #define HZ 100
 
 void clock_init(void);              /* calibrate the TSC, start the tick */
-uint64_t clock_ticks(void);         /* timer interrupts since clock_init */
+uint64_t clock_ticks(void);         /* the boot CPU's ticks since clock_init */
+uint32_t clock_cpu_ticks(int cpu);  /* the ticks cpu has taken (tests) */
 uint64_t clock_ns(void);            /* TSC-based nanoseconds since boot */
-uint64_t clock_tsc_hz(void);
+uint64_t clock_tsc_hz(void);        /* the calibrated TSC frequency */
 /* CLOCK_REALTIME: ns since the epoch (kernel/time.c; file times). */
-uint64_t clock_realtime_ns(void);        /* the calibrated TSC frequency */
+uint64_t clock_realtime_ns(void);
 
-/* Called from the timer interrupt: wakes timed sleepers and gives the
- * scheduler its tick. */
+/* Called from the timer interrupt, on every CPU: gives the scheduler its
+ * tick; on the boot CPU also counts it and wakes timed sleepers. */
 void clock_tick(void);
 
 #endif

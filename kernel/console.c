@@ -1,10 +1,11 @@
 /* kernel/console.c - the console device (see console.h). */
 #include "kernel/console.h"
+#include "kernel/panic.h"
 #include "arch/i386/uart.h"
 #include "arch/i386/vga.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/spinlock.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 /* Received bytes, filled by the COM1 interrupt and drained by readers.
  * head and tail only grow; their difference is the fill level.
@@ -71,6 +72,7 @@ static int rx_take(void)
 {
 	int c;
 
+	ASSERT(spin_held(&rx.lock));
 	if (rx.tail == rx.head)
 		return -1;
 	c = (unsigned char)rx.buf[rx.tail++ % RXBUF_SIZE];
@@ -128,7 +130,7 @@ int console_trygetc(void)
 	return c;
 }
 
-/* Sleeps with hlt until the COM1 interrupt brings a byte. sti_hlt makes
+/* Sleeps with hlt until the COM1 interrupt brings a byte. safe_halt makes
  * the check-then-sleep atomic: an interrupt between the empty check and
  * the hlt would otherwise be missed and we would sleep with a byte
  * waiting (the lost-wakeup race, here against an interrupt). */
@@ -137,15 +139,15 @@ int console_getc(void)
 	for (;;) {
 		int c;
 
-		cli();
+		local_irq_disable();
 		spin_lock(&rx.lock);
 		c = rx_take();
 		spin_unlock(&rx.lock);
 		if (c >= 0) {
-			sti();
+			local_irq_enable();
 			return c;
 		}
-		sti_hlt();
+		safe_halt();
 	}
 }
 

@@ -19,14 +19,13 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
-#include "arch/i386/fpu.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/vm.h"
-#include "arch/i386/cpu.h"
 #include "arch/i386/mmu.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/process.h"
 #include "arch/i386/uaccess.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/timex.h"
 #include "lib/string.h"
 
 /* The program file: its inode, and what check_elf read of it. */
@@ -190,10 +189,13 @@ static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32
 		return -ENOMEM;
 	w = (uint32_t *)img;
 	w[n++] = (uint32_t)s->argc;
+	mm->arg_start = mm->arg_end = strings;
 	for (i = 0; i < s->argc + s->envc; i++) {
 		if (i == s->argc)
 			w[n++] = 0;             /* end of argv */
 		w[n++] = str;
+		if (i < s->argc)
+			mm->arg_end = str + (uint32_t)strlen(s->buf + (str - strings)) + 1;
 		str += (uint32_t)strlen(s->buf + (str - strings)) + 1;
 	}
 	if (s->envc == 0)
@@ -209,7 +211,7 @@ static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32
 	/* AT_RANDOM's bytes: the TSC stirred; good enough for a stack canary
 	 * seed in a teaching kernel, and not reproducible by accident. */
 	for (i = 0; i < 16; i++)
-		img[random - sp + (uint32_t)i] = (uint8_t)(rdtsc() >> (i % 8));
+		img[random - sp + (uint32_t)i] = (uint8_t)(get_cycles() >> (i % 8));
 	memcpy(img + (strings - sp), s->buf, s->used);
 	err = vm_load(mm, sp, img, size);
 	kfree(img);
@@ -412,15 +414,11 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	if (old)
 		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
 	t->mm = mm;
-	mm_activate(mm);
-	ldt_load(mm, this_cpu());
+	switch_mm(old, mm);
 	if (old)
 		mm_put(old);
-	/* Linux's flush_thread: no TLS survives exec. */
-	tls_clear_all(&t->thread);
-	load_TLS(&t->thread, this_cpu());
-	/* ... nor FPU state: fninit's, MXCSR 0x1f80 (abi.md section 10). */
-	fpu_exec_reset();
+	/* No TLS descriptor nor FPU state survives exec (process.h). */
+	flush_thread();
 	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
 	t->sas_ss_sp = t->sas_ss_size = 0;      /* execve drops the sigaltstack */
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));

@@ -25,11 +25,14 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "arch/i386/fpu.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/wait.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/irqflags.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/power.h"
 #include "arch/i386/uaccess.h"
 
@@ -75,7 +78,8 @@ static void task_cache_put_current(void)
 	struct task *old = task_cache[cpu];
 
 	ASSERT(current_thread_info()->preempt_count > 0);
-	ASSERT(!(read_eflags() & EFLAGS_IF));   /* cache_stats[cpu] is ours */
+	ASSERT(irqs_disabled());   /* cache_stats[cpu] is ours */
+	TRACE(TR_PARK, (uint32_t)current->tid, (uint32_t)current, 0, 0, 0);
 	task_poison_parked(current);
 	task_cache[cpu] = current;
 	cache_stats[cpu].parked++;
@@ -84,7 +88,8 @@ static void task_cache_put_current(void)
 	if (old) {
 		/* It parked itself, then switched away on this CPU. */
 		while (old->on_cpu)
-			pause();
+			cpu_relax();
+		TRACE(TR_FREE, (uint32_t)old, 0, 0, 0, 0);
 		task_free(old);
 	}
 	/* LAB 5: END SOLUTION */
@@ -99,20 +104,20 @@ static void task_cache_put_current(void)
 struct task *task_cache_take(void)
 {
 	/* LAB 5: BEGIN SOLUTION */
-	uint32_t flags = read_eflags();
+	uint32_t flags;
 	struct task *t;
 
-	cli();
+	local_irq_save(flags);
 	t = task_cache[this_cpu()->id];
 	/* Only once it has switched away: otherwise it is not ours yet. */
 	if (t && !t->on_cpu) {
 		task_cache[this_cpu()->id] = NULL;
 		cache_stats[this_cpu()->id].reused++;
+		TRACE(TR_REUSE, (uint32_t)t, 0, 0, 0, 0);
 	} else {
 		t = NULL;
 	}
-	if (flags & EFLAGS_IF)
-		sti();
+	local_irq_restore(flags);
 	return t;
 	/* LAB 5: END SOLUTION */
 #if 0 /* LAB 5: STUB */
@@ -152,8 +157,7 @@ static void exit_mm(struct task *t)
 	release_user_vm_lock(t);
 	t->mm = NULL;
 	/* Off this page directory (and LDT) before it may be freed. */
-	mm_activate(NULL);
-	ldt_load(NULL, this_cpu());
+	switch_mm(mm, NULL);
 	mm_put(mm);
 }
 
@@ -166,6 +170,7 @@ static struct task *find_alive_thread(struct task *t, struct task *not)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &t->thread_group) {
 		struct task *o = list_entry(pos, struct task, thread_group);
 		if (o != not && o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
@@ -208,6 +213,7 @@ static void reparent_children(struct task *t)
 	struct task *alive = execer ? execer : find_alive_thread(t, NULL);
 	struct list *pos, *tmp;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 		struct task *reaper = alive;
@@ -239,6 +245,7 @@ bool group_dead(struct task *t)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &t->thread_group) {
 		struct task *o = list_entry(pos, struct task, thread_group);
 		if (o->state != TASK_ZOMBIE && o->state != TASK_DEAD)
@@ -256,6 +263,7 @@ static void init_exited(int status)
 		kprintf("init exited with status %d (killed by signal %d)\n", n, status & 0x7f);
 	else
 		kprintf("init exited with status %d\n", n);
+	trace_dump();           /* the `trace` boot word: the rings, now */
 	power_off(n & 0x7f);
 }
 
@@ -270,14 +278,10 @@ static void exit_exe(struct task *t)
 	exe_link_put(exe);
 }
 
-void do_exit(int status)
+/* What an exiting task gives up before anyone is told: its address space
+ * (and RELEASE_VM word), FPU state, fd table, cwd and executable. */
+static void exit_resources(struct task *t)
 {
-	struct task *t = current, *leader, *execer, *released_leader = NULL;
-	uint32_t flags;
-	bool self_reap, last_of_init;
-
-	if (t->tid == 0)
-		panic("do_exit: the idle task of cpu%d tried to exit", t->cpu);
 	exit_mm(t);
 	fpu_release(t);                 /* the registers are nobody's now */
 	if (t->files) {
@@ -287,27 +291,90 @@ void do_exit(int status)
 	fs_struct_put(t->fs);
 	t->fs = NULL;
 	exit_exe(t);
+}
 
-	flags = spin_lock_irqsave(&tasklist_lock);
-	t->exit_code = status;
-	reparent_children(t);
-	leader = t->group_leader;
-	execer = t->group_exec_task;
-	if (execer == t)
-		execer = NULL;
-	self_reap = t->exit_signal == -1;
-	/* A detached leader whose threads live on stays, a zombie nobody is
-	 * told about: they still point at it (group_leader) and share its
-	 * tgid. The last of them releases it, below (Linux's release_task,
-	 * zap_leader). */
-	if (self_reap && t == leader && !group_dead(t))
-		self_reap = false;
+/* Does t reap itself (TASK_DEAD at once, no zombie, parked in the task
+ * cache) rather than wait as a zombie? execer is the other thread whose
+ * execve kills t, or NULL. tasklist_lock held. */
+static bool exit_self_reaps(struct task *t, struct task *execer)
+{
+	ASSERT(spin_held(&tasklist_lock));
 	/* Killed by another thread's execve (de_thread in exec.c): a thread
 	 * goes at once, as Linux's threads do (no zombie, no signal); the
 	 * leader stays a zombie, even a detached one, until the execve-ing
 	 * thread has taken its pid and released it. */
 	if (execer)
-		self_reap = t != leader;
+		return t != t->group_leader;
+	/* Otherwise only a detached task (clone-detached-A1: exit_signal
+	 * -1) reaps itself; but a detached leader whose threads live on
+	 * stays, a zombie nobody is told about: they still point at it
+	 * (group_leader) and share its tgid. The last of them releases it
+	 * (exit_release_leader_locked; Linux's release_task, zap_leader). */
+	if (t->exit_signal != -1)
+		return false;
+	return t != t->group_leader || group_dead(t);
+}
+
+/* A zombie t tells its parent (exit signal, wait4 woken), unless that
+ * must wait. clone-detached-A1: a detached task never gets here. Not in
+ * an execve (the process lives on in the thread doing it), and - Linux's
+ * delay_group_leader - not a leader whose threads live on (wait.c could
+ * not reap it yet): the last of them does it. One exit signal per
+ * process. tasklist_lock held. */
+static void exit_announce_locked(struct task *t, struct task *execer)
+{
+	ASSERT(spin_held(&tasklist_lock));
+	if (t->parent && !execer && (t != t->group_leader || group_dead(t)))
+		notify_parent_locked(t);
+}
+
+/* The last thread of a group whose leader is a zombie already: the
+ * leader can be reaped now (wait.c delays it until then), so its parent
+ * gets the exit signal and its wait4 wakes up; a detached leader is
+ * unlinked here and returned, to be freed once tasklist_lock is dropped
+ * (release_task_free). NULL when there is nothing to free. Not in an
+ * execve: the process lives on in the thread doing it. tasklist_lock
+ * held. */
+static struct task *exit_release_leader_locked(struct task *t, struct task *execer)
+{
+	struct task *leader = t->group_leader;
+
+	ASSERT(spin_held(&tasklist_lock));
+	if (execer || leader == t || leader->state != TASK_ZOMBIE || !group_dead(leader))
+		return NULL;
+	if (leader->exit_signal != -1) {
+		notify_parent_locked(leader);
+		return NULL;
+	}
+	leader->state = TASK_DEAD;
+	release_task_unlink_locked(leader);
+	return leader;
+}
+
+/* The exit of every task. Four things decide its course: is it a
+ * detached (self-reaping) task, is it its group's leader, do other
+ * threads of its group live on, and is it being killed by another
+ * thread's execve (group_exec_task)? exit_self_reaps settles zombie or
+ * dead; a zombie is announced (exit_announce_locked) or, as a leader
+ * with live threads, left for the last of them; a dead task leaves every
+ * list at once; and the last thread out releases a zombie leader
+ * (exit_release_leader_locked). All of that in one tasklist_lock section,
+ * so wait4 and de_thread see each exit whole. */
+void do_exit(int status)
+{
+	struct task *t = current, *execer, *released_leader;
+	uint32_t flags;
+	bool self_reap, last_of_init;
+
+	if (t->tid == 0)
+		panic("do_exit: the idle task of cpu%d tried to exit", t->cpu);
+	exit_resources(t);
+
+	flags = spin_lock_irqsave(&tasklist_lock);
+	t->exit_code = status;
+	reparent_children(t);
+	execer = t->group_exec_task == t ? NULL : t->group_exec_task;
+	self_reap = exit_self_reaps(t, execer);
 	/* Zombie or dead, the state change and the notification happen
 	 * under tasklist_lock, so wait4 sees one or the other whole. */
 	t->state = self_reap ? TASK_DEAD : TASK_ZOMBIE;
@@ -318,26 +385,10 @@ void do_exit(int status)
 		list_del(&t->sibling);
 		list_del(&t->thread_group);
 		task_unhash_locked(t);
-	} else if (t->parent && !execer && (t != leader || group_dead(t))) {
-		/* clone-detached-A1: a detached task never gets here.
-		 * Linux's delay_group_leader: a leader whose threads live on
-		 * is not announced yet (wait.c could not reap it): the last
-		 * of them does it, below. One exit signal per process. */
-		notify_parent_locked(t);
+	} else {
+		exit_announce_locked(t, execer);
 	}
-	/* The last thread of a group whose leader is a zombie already: the
-	 * leader can be reaped now (wait.c delays it until then), so its
-	 * parent gets the exit signal and its wait4 wakes up. Not in an
-	 * execve: the process lives on in the thread doing it. */
-	if (!execer && leader != t && leader->state == TASK_ZOMBIE && group_dead(leader)) {
-		if (leader->exit_signal != -1) {
-			notify_parent_locked(leader);
-		} else {
-			leader->state = TASK_DEAD;
-			release_task_unlink_locked(leader);
-			released_leader = leader;
-		}
-	}
+	released_leader = exit_release_leader_locked(t, execer);
 	/* Under tasklist_lock with the state change: de_thread reads the
 	 * states under it too, after announcing its sleep, so this wake-up
 	 * cannot be lost. */
@@ -347,21 +398,23 @@ void do_exit(int status)
 	if (released_leader)
 		release_task_free(released_leader);
 
+	TRACE(TR_EXIT, (uint32_t)t->tid, (uint32_t)t->tgid, (uint32_t)status, self_reap, 0);
 	if (last_of_init)
 		init_exited(status);
-	if (t->sighand && self_reap) {
-		sighand_put(t->sighand);
-		t->sighand = NULL;
-	}
-
 	/* A self-reaping task is gone for good once it parks (and is
-	 * poisoned: task_poison_parked), so its interval timer goes now; a
-	 * thread's is 0 anyway (the group's lives in its leader). */
-	if (self_reap)
+	 * poisoned: task_poison_parked), so its sighand goes, and its
+	 * interval timer (a thread's is 0 anyway: the group's lives in its
+	 * leader). */
+	if (self_reap) {
+		if (t->sighand) {
+			sighand_put(t->sighand);
+			t->sighand = NULL;
+		}
 		itimer_cancel(t);
+	}
 	/* The end of clone-detached-A1's do_exit: preemption off, then the
 	 * self-reaping task parks itself, then the last schedule(). */
-	cli();
+	local_irq_disable();
 	preempt_disable();
 	if (self_reap)
 		task_cache_put_current();
@@ -398,6 +451,7 @@ void do_group_exit(int status)
 
 void release_task_unlink_locked(struct task *p)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	list_del(&p->sibling);
 	list_del(&p->thread_group);
 	task_unhash_locked(p);
@@ -410,7 +464,7 @@ void release_task_free(struct task *p)
 {
 	/* A zombie may still be switching away on its CPU. */
 	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
-		pause();
+		cpu_relax();
 	if (p->sighand)
 		sighand_put(p->sighand);
 	task_free(p);

@@ -5,8 +5,9 @@
  * The caller's flag bits are first translated through its personality's
  * table (kernel/clone_flags.c: the seed's and Linux 6.1's side by side)
  * into CL_* actions; do_clone acts on those:
- *   CL_SETTLS         tls_for_child(): *tls validated as set_thread_area,
- *                     installed in one of the child's three TLS slots
+ *   CL_SETTLS         copy_thread (arch/i386/process.c): *tls validated as
+ *                     set_thread_area, installed in one of the child's
+ *                     three TLS slots
  *   CL_PARENT_SETTID  the child's TID written to *ptid in the parent's
  *                     address space before clone returns and before the
  *                     child can run (erratum 1: the seed tested SETTLS)
@@ -19,8 +20,10 @@
  *   CL_CHILD_SETTID   the TID at *ctid in the child's address space
  *   CL_VFORK          the parent sleeps until the child execs or exits
  *   CL_PARENT         the child is the caller's sibling
- * Every argument is checked before anything is created, so a bad TLS or
- * TID pointer creates no child. */
+ * Every argument is checked before the child can be seen (hashed), so a
+ * bad TLS or TID pointer creates no child: a bad PARENT_SETTID pointer
+ * before anything is allocated, a bad TLS in copy_thread, the half-made
+ * child then undone (abandon_child). */
 #include "kernel/clone_flags.h"
 #include "kernel/exit.h"
 #include "kernel/file.h"
@@ -30,10 +33,9 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
-#include "arch/i386/fpu.h"
+#include "kernel/trace.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/vm.h"
-#include "arch/i386/desc.h"
 #include "arch/i386/process.h"
 #include "arch/i386/uaccess.h"
 #include "lib/string.h"
@@ -52,20 +54,6 @@ static int check_flags(const struct clone_args *a)
 	if ((a->flags & CL_PARENT) && current->tgid == 1)
 		return -EINVAL;
 	return 0;
-}
-
-/* CLONE_SETTLS: the child's descriptor, validated as set_thread_area
- * (abi.md section 5), but with no allocation: entry 6..8 only. */
-static int tls_for_child(uint32_t utls, int *idx, struct desc *d)
-{
-	struct user_desc info;
-
-	if (copy_from_user(&info, utls, sizeof(info)))
-		return -EFAULT;
-	if (info.entry_number < GDT_ENTRY_TLS_MIN || info.entry_number > GDT_ENTRY_TLS_MAX)
-		return -EINVAL;
-	*idx = (int)info.entry_number - GDT_ENTRY_TLS_MIN;
-	return user_desc_to_tls(&info, d);
 }
 
 /* Undoes a child that was never hashed nor run. */
@@ -134,7 +122,7 @@ static bool fatal_signal_pending(const struct task *t)
 {
 	uint64_t set = *(const volatile uint64_t *)&t->pending.signals;
 
-	ASSERT(tasklist_lock.locked && tasklist_lock.owner_cpu == current_thread_info()->cpu);
+	ASSERT(spin_held(&tasklist_lock));
 	if (t->sighand)
 		set |= *(const volatile uint64_t *)&t->sighand->shared_pending.signals;
 	return (set & SIGMASK(SIGKILL)) || t->group_exiting;
@@ -196,15 +184,12 @@ static void vfork_wait(struct vfork_done *vd)
 long do_clone(const struct clone_args *a)
 {
 	struct task *p = current, *c;
-	struct desc tls = { 0, 0 };
 	struct vfork_done vd = { p, false };
 	uint32_t flags = a->flags, newsp = a->newsp;
-	int tls_idx = 0, err, tid;
+	int err, tid;
 	uint32_t lflags;
 
 	if ((err = check_flags(a)) < 0)
-		return err;
-	if ((flags & CL_SETTLS) && (err = tls_for_child(a->tls, &tls_idx, &tls)) < 0)
 		return err;
 	/* PARENT_SETTID: probe the pointer now, so a bad one creates no
 	 * child. (The real write comes once the TID exists, below.) */
@@ -222,17 +207,6 @@ long do_clone(const struct clone_args *a)
 		abandon_child(c);
 		return err;
 	}
-	/* The child inherits the three TLS descriptors; SETTLS replaces one
-	 * (an empty or all-zero one clears it). */
-	c->thread = p->thread;
-	if (flags & CL_SETTLS)
-		c->thread.tls_array[tls_idx] = tls;
-	/* ... and a copy of the FPU state (abi.md section 10), its own. */
-	if ((err = fpu_copy(c, p)) < 0) {
-		abandon_child(c);
-		return err;
-	}
-
 	c->exit_signal = a->exit_signal;
 	/* user-vm-unlock-A2, with erratum 7 fixed: the reserved word is the
 	 * one below newsp, where the child's stack starts. */
@@ -247,7 +221,13 @@ long do_clone(const struct clone_args *a)
 	}
 	if (flags & CL_VFORK)
 		c->vfork_done = &vd;
-	copy_thread(c, p->tf, newsp);
+	/* The i386 half (arch/i386/process.h): the registers, the three TLS
+	 * descriptors (CLONE_SETTLS replaces one, validated as
+	 * set_thread_area, as the seed's copy_thread did) and the FPU. */
+	if ((err = copy_thread(c, p, newsp, flags & CL_SETTLS, a->tls)) < 0) {
+		abandon_child(c);
+		return err;
+	}
 
 	if ((tid = task_hash(c)) < 0) {
 		abandon_child(c);
@@ -308,6 +288,7 @@ long do_clone(const struct clone_args *a)
 	list_add_tail(&c->sibling, &c->parent->children);
 	spin_unlock_irqrestore(&tasklist_lock, lflags);
 
+	TRACE(TR_CLONE, (uint32_t)p->tid, (uint32_t)tid, flags, (uint32_t)c, (uint32_t)c->tgid);
 	sched_add(c);
 	if (flags & CL_VFORK)
 		vfork_wait(&vd);

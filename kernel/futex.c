@@ -28,6 +28,7 @@
 #include "kernel/clock.h"
 #include "kernel/futex.h"
 #include "kernel/panic.h"
+#include "kernel/trace.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -81,7 +82,8 @@ static bool key_eq(struct futex_key a, struct futex_key b)
 	return a.space == b.space && a.addr == b.addr;
 }
 
-/* The key for uaddr in mm, called with mm->lock held; *pa gets the word's
+/* The key for uaddr in mm, called with mm->lock held (asserted where the
+ * lock is relied on, vma_find in vm_translate_locked); *pa gets the word's
  * physical address. The page is faulted in (for reading): -EFAULT if it
  * cannot be. */
 static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint32_t *pa)
@@ -136,6 +138,7 @@ long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset
 	spin_unlock(&mm->lock);
 	if (err)
 		return err;
+	TRACE(TR_FUTEX_WAIT, (uint32_t)current->tid, uaddr, 0, 0, 0);
 
 	while (!__atomic_load_n(&w.woken, __ATOMIC_ACQUIRE) && !signal_pending(current)) {
 		if (deadline == FUTEX_NO_DEADLINE) {
@@ -183,6 +186,7 @@ static void wake_waiter(struct futex_waiter *w)
 {
 	struct task *t = w->task;
 
+	ASSERT(spin_held(&w->bucket->lock));
 	list_del(&w->link);
 	/* Its futex_wait cannot return before we drop the bucket's lock: it
 	 * takes that lock to leave (lock_waiter_bucket). */
@@ -229,6 +233,7 @@ long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
 	flags = spin_lock_irqsave(&b->lock);
 	woken = wake_locked(b, key, nr, bitset);
 	spin_unlock_irqrestore(&b->lock, flags);
+	TRACE(TR_FUTEX_WAKE, (uint32_t)current->tid, uaddr, (uint32_t)woken, 0, 0);
 	return woken;
 	/* LAB 6: END SOLUTION */
 #if 0 /* LAB 6: STUB */

@@ -12,9 +12,11 @@
  * (CPU time) are -EINVAL: Spindle does not account CPU time per process.
  * Lock order: tasklist_lock, then itimer_lock. */
 #include "kernel/task.h"
+#include "kernel/panic.h"
 #include "kernel/clock.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
+#include "arch/i386/irqflags.h"
 #include "arch/i386/spinlock.h"
 #include "arch/i386/uaccess.h"
 #include "lib/errno.h"
@@ -72,6 +74,7 @@ void itimer_cancel(struct task *t)
 
 void itimer_move_locked(struct task *from, struct task *to)
 {
+	ASSERT(spin_held(&tasklist_lock) && irqs_disabled());
 	spin_lock(&itimer_lock);
 	if (from->it_real_expires) {
 		list_del(&from->it_link);

@@ -4,10 +4,11 @@
 #include "kernel/exit.h"
 #include "kernel/personality.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/oom.h"
 #include "kernel/mm/pmm.h"
-#include "arch/i386/desc.h"
+#include "arch/i386/process.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "lib/format.h"
@@ -75,6 +76,8 @@ static void gen_kstat(struct kbuf *b)
 				  (unsigned long long)tc.reused);
 	}
 	kb_printf(b, "tasks %d\n", ntasks);
+	kb_printf(b, "trace_events %llu\n", (unsigned long long)trace_recorded());
+	kb_printf(b, "trace_dropped %llu\n", (unsigned long long)trace_dropped());
 	fpu_get_stats(&fs);
 	kb_printf(b, "fpu_mode %s\n", fpu_is_lazy() ? "lazy" : "eager");
 	kb_printf(b, "fpu_nm_traps %llu\n", (unsigned long long)fs.nm_traps);
@@ -108,11 +111,10 @@ static void gen_tasks(struct kbuf *b)
 	flags = spin_lock_irqsave(&tasklist_lock);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
-		const struct desc *tls = t->thread.tls_array;
 		kb_printf(b, "%d %d %d %s %d %d %s 0x%08x 0x%08x 0x%08x %s\n", t->tid, t->tgid,
 			  t->parent ? t->parent->tgid : 0, state_name(t->state), t->cpu,
-			  t->exit_signal, t->comm, desc_base(&tls[0]), desc_base(&tls[1]),
-			  desc_base(&tls[2]), personality_name(t->personality));
+			  t->exit_signal, t->comm, tls_slot_base(&t->thread, 0),
+			  tls_slot_base(&t->thread, 1), tls_slot_base(&t->thread, 2), personality_name(t->personality));
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }

@@ -31,8 +31,14 @@ struct ktest {
 		{ #group, #name, ktest_##group##_##name }; \
 	static void ktest_##group##_##name(void)
 
-/* Records the first failure of the running test; the test goes on unless
- * KCHECK is used (which returns from the test). */
+/* KCHECK and KCHECK_EQ end the test at its first failure (they return
+ * from the test function), the tree's one rule for every test dialect
+ * (docs/contributing.md, "Tests"). ktest_fail records a failure and
+ * returns; it is for the two places the rule allows: a helper that
+ * reports and lets its caller end the test, and a test that must give
+ * back what it holds before it ends (ktest_vm_stress.c's CHECK_ON while
+ * the frame pool is dry: a test that returned early would leak into the
+ * next tests of its boot). */
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool ktest_failed(void);

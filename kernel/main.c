@@ -27,11 +27,11 @@
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "arch/i386/paging.h"
-#include "arch/i386/pic.h"
+#include "kernel/trace.h"
 #include "arch/i386/smp.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/umip.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 void init_start(void);          /* kernel/init.c */
 void time_init(void);           /* kernel/time.c */
@@ -74,14 +74,14 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	sched_init();
 	syscall_init();
 	futex_init();
+	trace_init(bootinfo.cmdline.trace);     /* before the APs can record */
 
-	pic_init();
-	smp_init();             /* APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
+	smp_init();             /* 8259s, APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
 	clock_init();
 	time_init();
 	vfs_init();             /* the RAM file system, the initrd in it */
 	console_enable_input();
-	sti();
+	local_irq_enable();
 	smp_boot_aps();
 
 	banner_print();

@@ -10,7 +10,7 @@
 #include "kernel/mm/pmm.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/power.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/dumpstack.h"
 #include "lib/string.h"
 
 #define LINE_MAX 128
@@ -76,7 +76,7 @@ static void cmd_ticks(int argc, char **argv)
 static void cmd_backtrace(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	backtrace_from((uint32_t)cmd_backtrace, read_ebp());
+	backtrace_from((uint32_t)cmd_backtrace, (uint32_t)__builtin_frame_address(0));
 }
 
 static void cmd_poweroff(int argc, char **argv)

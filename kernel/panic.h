@@ -18,10 +18,7 @@ void panic_trap(struct trapframe *tf) __attribute__((noreturn));
 void panic_at(uint32_t eip, uint32_t ebp, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 3, 4)));
 
-/* Prints "  #n 0x<eip> <function>+0x<off>" lines, starting at eip and
- * following the saved-%ebp chain from ebp (the kernel is built with
- * -fno-omit-frame-pointer for this). */
-void backtrace_from(uint32_t eip, uint32_t ebp);
+/* The backtrace itself is arch's: backtrace_from, arch/i386/dumpstack.h. */
 
 /* Checks an invariant where it is relied on (xv6's sched() style) and
  * panics with the invariant's text, file and line when it is false. */

@@ -10,6 +10,7 @@
  * a live process has its pgid. pgid and sid are copied into every
  * thread of a process, all under tasklist_lock. */
 #include "kernel/task.h"
+#include "kernel/panic.h"
 #include "kernel/syscall.h"
 #include "kernel/tty.h"
 #include "lib/errno.h"
@@ -25,6 +26,7 @@ bool pgrp_exists_locked(int pgid, int sid)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 		if (t->pgid == pgid && alive(t) && (sid < 0 || t->sid == sid))
@@ -38,6 +40,7 @@ static void set_ids_locked(struct task *t, int pgid, int sid)
 {
 	struct task *o = t;
 
+	ASSERT(spin_held(&tasklist_lock));
 	do {
 		o->pgid = pgid;
 		o->sid = sid;

@@ -13,6 +13,7 @@
  * request also stirs in the TSC. A teaching kernel's generator: good
  * enough for glibc's stack protector and hash seeds, not audited. */
 #include "kernel/random.h"
+#include "kernel/panic.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -20,7 +21,7 @@
 #include "arch/i386/rtc.h"
 #include "arch/i386/spinlock.h"
 #include "arch/i386/uaccess.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/timex.h"
 #include "lib/string.h"
 
 #define CHUNK 256               /* bytes generated per lock hold */
@@ -61,8 +62,9 @@ static void chacha20_block(const uint32_t k[8], uint64_t ctr, uint32_t out[16])
 static void seed_locked(void)
 {
 	bool hw = cpu_has_rdrand();
-	uint64_t tsc = rdtsc(), rtc = rtc_read_epoch();
+	uint64_t tsc = get_cycles(), rtc = rtc_read_epoch();
 
+	ASSERT(spin_held(&random_lock));
 	for (int i = 0; i < 8; i++) {
 		uint32_t v = 0;
 		/* Intel's advice: retry RDRAND up to 10 times. */
@@ -84,7 +86,7 @@ static void random_chunk(uint8_t *buf, size_t n)
 
 	if (!seeded)
 		seed_locked();
-	key[7] ^= (uint32_t)rdtsc();
+	key[7] ^= (uint32_t)get_cycles();
 	for (size_t done = 0; done < n; done += sizeof(block)) {
 		chacha20_block(key, counter++, block);
 		memcpy(buf + done, block, n - done < sizeof(block) ? n - done : sizeof(block));

@@ -22,9 +22,10 @@
 #include "kernel/sched.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
+#include "kernel/trace.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/process.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 struct rq {
 	struct spinlock lock;
@@ -169,6 +170,7 @@ static void migrate_push(struct task *t)
 		ASSERT(t->migrating && !t->on_rq);
 		if (src == &rqs[t->cpu] && cpu_allowed(t, (int)(dst - rqs))) {
 			t->migrating = false;
+			TRACE(TR_MIGRATE, (uint32_t)t->tid, (uint32_t)t->cpu, (uint32_t)(dst - rqs), 0, 0);
 			t->cpu = (int)(dst - rqs);
 			enqueue(dst, t);
 			kick(dst);
@@ -261,6 +263,7 @@ static void sched_balance(void)
 		if (t->on_cpu || t == src->curr || !cpu_allowed(t, self))
 			continue;
 		dequeue(src, t);
+		TRACE(TR_MIGRATE, (uint32_t)t->tid, (uint32_t)busiest, (uint32_t)self, 0, 0);
 		t->cpu = self;
 		enqueue(dst, t);
 		sched_need_resched[self] = true;
@@ -278,9 +281,9 @@ static void schedule_checks(struct task *prev)
 	if (ti->preempt_count != 0)
 		panic("schedule: called while atomic (preempt_count %d) by %s",
 		      ti->preempt_count, prev->comm);
-	if (spin_held[ti->cpu].count != 0)
+	if (spin_depth[ti->cpu].count != 0)
 		panic("schedule: sleeping with spinlock '%s' held (%d held) by %s (tid %d)",
-		      spin_held[ti->cpu].last->name, spin_held[ti->cpu].count, prev->comm,
+		      spin_depth[ti->cpu].last->name, spin_depth[ti->cpu].count, prev->comm,
 		      prev->tid);
 	if (ti->magic != THREAD_INFO_MAGIC)
 		panic("schedule: kernel stack of %s overflowed (thread_info magic %#x)",
@@ -289,16 +292,38 @@ static void schedule_checks(struct task *prev)
 		panic("schedule: thread_info names another task");
 }
 
+/* What must hold at the switch itself, as xv6's sched() checks it (there:
+ * holding(&p->lock), noff == 1, state != RUNNING, !intr_get()): this
+ * CPU holds its run-queue lock and no other spinlock (the next task
+ * releases that one in finish_task_switch, and could not release any
+ * other), interrupts are off (a tick in between would find the queue
+ * locked); prev, if it is leaving the queue to sleep or die, is no longer
+ * TASK_RUNNING (or nobody would ever queue it again); next is running on
+ * no CPU (its old CPU finished switching away from it:
+ * finish_task_switch). The preempt count was checked on entry
+ * (schedule_checks), and nothing between changes it. These hold for the
+ * task that starts on the other side too: switch_to changes neither locks
+ * nor EFLAGS.IF, so finish_task_switch relies on them unchecked. */
+static void switch_checks(struct rq *rq, struct task *prev, struct task *next)
+{
+	ASSERT(spin_held(&rq->lock) && spin_depth[rq - rqs].count == 1);
+	ASSERT(irqs_disabled());
+	ASSERT(prev == rq->idle || prev->on_rq || prev->migrating ||
+	       prev->state != TASK_RUNNING);
+	ASSERT(!next->on_cpu);
+}
+
 /* The first thing a task does when it (re)starts running: the task we
  * switched away from is now truly off this CPU (its registers are saved),
  * so its on_cpu can drop: wait4 and the task cache wait for that before
  * they free a task. Then the run-queue lock schedule() took is released. */
-void finish_task_switch(struct task *unused)
+void finish_task_switch(void)
 {
 	struct rq *rq = this_rq();
 	struct task *prev = rq->prev, *push = NULL;
 
-	(void)unused;
+	/* schedule() left the lock held and interrupts off for us
+	 * (switch_checks). */
 	if (prev) {
 		/* Affinity: schedule() took prev off this queue because it may
 		 * no longer run here; or it went to sleep here and must wake
@@ -313,7 +338,7 @@ void finish_task_switch(struct task *unused)
 		rq->prev = NULL;
 	}
 	spin_unlock(&rq->lock);
-	sti();
+	local_irq_enable();
 	if (push)
 		migrate_push(push);
 }
@@ -324,7 +349,7 @@ void schedule(void)
 	struct rq *rq;
 
 	schedule_checks(prev);
-	cli();
+	local_irq_disable();
 	rq = this_rq();
 	spin_lock(&rq->lock);
 	sched_need_resched[rq - rqs] = false;
@@ -351,17 +376,19 @@ void schedule(void)
 
 	if (next == prev) {
 		spin_unlock(&rq->lock);
-		sti();
+		local_irq_enable();
 		return;
 	}
+	switch_checks(rq, prev, next);
 	rq->switches++;
 	rq->prev = prev;
 	rq->curr = next;
 	next->on_cpu = true;
+	TRACE_SWITCH(prev, next);
 	/* switch_to returns when some CPU switches back to prev; the run
 	 * queue lock is then released by finish_task_switch. */
 	switch_to(prev, next);
-	finish_task_switch(prev);
+	finish_task_switch();
 }
 
 void sched_yield(void)
@@ -384,13 +411,13 @@ void cpu_idle(void)
 	for (;;) {
 		if (this_rq()->nr_running == 0)
 			sched_balance();
-		cli();
+		local_irq_disable();
 		if (this_rq()->nr_running > 0) {
-			sti();
+			local_irq_enable();
 			schedule();
 			continue;
 		}
-		sti_hlt();
+		safe_halt();
 	}
 }
 

@@ -64,18 +64,23 @@ uint64_t schedule_timeout(uint64_t ns);
 /* From the timer tick: wakes the sleepers whose time has come. */
 void timers_run(void);
 
-/* Called first by every task that starts running after a switch. */
-void finish_task_switch(struct task *prev);
+/* Called first by every task that starts running after a switch (from
+ * schedule(), or from ret_from_fork and kthread_start for a new task).
+ * The task switched away from is this run queue's rq->prev: no argument,
+ * for a task's own `prev` local names itself once it runs again. */
+void finish_task_switch(void);
 
 static inline void preempt_disable(void)
 {
 	current_thread_info()->preempt_count++;
-	__asm__ volatile("" ::: "memory");
+	/* A compiler barrier (Linux's barrier()): the count changes before
+	 * and after what it protects, not around it. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 static inline void preempt_enable(void)
 {
-	__asm__ volatile("" ::: "memory");
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	current_thread_info()->preempt_count--;
 }
 

@@ -23,12 +23,14 @@
  *            (arch/i386/signal_frame.c); the handler returns through
  *            rt_sigreturn. */
 #include "kernel/signal.h"
+#include "kernel/panic.h"
 #include "kernel/personality.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
+#include "arch/i386/irqflags.h"
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/trapframe.h"
 #include "lib/string.h"
@@ -310,16 +312,16 @@ bool signal_init_ignores(struct task *t, int sig)
 }
 
 /* Sets info's signal in set for t, with its siginfo; false if there is
- * nothing to tell anyone. sighand->lock held. As Linux's sig_ignored: an
- * ignored signal is dropped at once unless t blocks it (the action may
- * change before it is unblocked). A signal already pending merges and
- * keeps the first siginfo (Linux's legacy_queue). */
+ * nothing to tell anyone. sighand->lock held. An ignored signal is dropped
+ * unless t blocks it (its action may change first: Linux's sig_ignored);
+ * one already pending merges, keeping its first siginfo (legacy_queue). */
 static bool queue_signal_locked(struct sighand *sh, struct sigpending *set,
 				struct task *t, const struct ksiginfo *info)
 {
 	int sig = info->signo;
 	uint64_t m = SIGMASK(sig);
 
+	ASSERT(spin_held(&sh->lock));
 	if (!(t->blocked & m) && action_ignores(&sh->action[sig - 1], sig))
 		return false;
 	if (set->signals & m)
@@ -336,6 +338,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 	uint32_t flags;
 	bool wake;
 
+	ASSERT(t == current || spin_held(&tasklist_lock));
 	if (sig < 1 || sig > SIG_MAX || !sh)
 		return 0;
 	flags = spin_lock_irqsave(&sh->lock);
@@ -350,6 +353,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
  * an uninterruptible sleep. sighand->lock held (for t->blocked). */
 static bool wants_signal(const struct task *t, const struct sighand *sh, int sig)
 {
+	ASSERT(spin_held(&sh->lock));
 	return t->sighand == sh && task_alive(t) && !(t->blocked & SIGMASK(sig)) &&
 	       t->state != TASK_UNINTERRUPTIBLE;
 }
@@ -361,6 +365,7 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 	int sig = info->signo;
 	uint32_t flags;
 
+	ASSERT(spin_held(&tasklist_lock));
 	if (sig < 1 || sig > SIG_MAX)
 		return 0;
 	/* The group's sighand, from a member that still has one (a zombie
@@ -544,7 +549,7 @@ void do_signal(struct trapframe *tf)
 		return;
 	/* Writing the frame may fault and allocate (demand paging of the
 	 * stack): interrupts on. No lock is held on the way to user mode. */
-	sti();
+	local_irq_enable();
 	flags = spin_lock_irqsave(&sh->lock);
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
 	/* After rt_sigsuspend the frame saves the mask from before it. */

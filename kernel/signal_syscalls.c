@@ -8,6 +8,7 @@
  * for is dropped, yet the call succeeds, as on Linux (signal_init_ignores:
  * SIGNAL_UNKILLABLE). */
 #include "kernel/signal.h"
+#include "kernel/panic.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "arch/i386/uaccess.h"
@@ -120,6 +121,7 @@ static bool group_representative(struct task *t)
 {
 	struct task *o = t;
 
+	ASSERT(spin_held(&tasklist_lock));
 	do {
 		if (o != t && o->tid < t->tid && o->sighand && task_alive(o))
 			return false;

@@ -8,6 +8,7 @@
  * waits for while it sleeps, so that they wake it, and takes them off
  * the pending sets itself instead of letting a handler run. */
 #include "kernel/signal.h"
+#include "kernel/panic.h"
 #include "kernel/clock.h"
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
@@ -40,6 +41,7 @@ int dequeue_signal_locked(struct task *t, struct sighand *sh,
 {
 	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
 
+	ASSERT(spin_held(&sh->lock));
 	for (int i = 0; i < 2; i++) {
 		if (sets[i]->signals & allowed & SIGMASK(SIGKILL)) {
 			sigpending_collect(sets[i], SIGKILL, info);

@@ -1,5 +1,6 @@
 /* kernel/sys.c - the small identity, scheduling and machine calls. */
 #include "kernel/clock.h"
+#include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -51,6 +52,7 @@ static struct task *affinity_task_locked(int pid)
 {
 	struct task *t = pid == 0 ? current : task_find(pid);
 
+	ASSERT(spin_held(&tasklist_lock));
 	return t && t->state != TASK_DEAD ? t : NULL;
 }
 

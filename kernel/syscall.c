@@ -1,8 +1,8 @@
-/* kernel/syscall.c - the system call table and dispatcher (syscall.h). */
+/* kernel/syscall.c - the system call table (syscall.h); the dispatcher is
+ * syscall_entry (arch/i386/vectors.S). */
 #include "kernel/syscall.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
-#include "arch/i386/trapframe.h"
 
 extern const struct syscall_desc __syscalls_start[], __syscalls_end[];
 
@@ -34,13 +34,4 @@ void syscall_init(void)
 const char *syscall_name(unsigned nr)
 {
 	return nr < NR_SYSCALLS && table[nr] ? table[nr]->name : NULL;
-}
-
-void syscall_dispatch(struct trapframe *tf)
-{
-	/* The i386 convention: ebx, ecx, edx, esi, edi, ebp. */
-	uint32_t arg[SYSCALL_NARGS] = { tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp };
-	uint32_t nr = tf->eax;
-
-	tf->eax = (uint32_t)(nr < NR_SYSCALLS ? syscall_table[nr] : sys_ni_syscall)(arg);
 }

@@ -20,7 +20,7 @@
 #define KERNEL_SYSCALL_H
 
 #define NR_SYSCALLS 451         /* the table's size (vectors.S reads it too) */
-#define SYSCALL_NARGS 6
+#define SYSCALL_NARGS 6         /* syscall_entry pushes this many */
 
 #ifndef __ASSEMBLER__
 #include "lib/types.h"
@@ -46,11 +46,7 @@ struct syscall_desc {
 extern syscall_fn syscall_table[NR_SYSCALLS];
 long sys_ni_syscall(const uint32_t *arg);
 
-struct trapframe;
 void syscall_init(void);
-/* Runs the call tf asks for, as syscall_entry does, result in tf->eax
- * (the in-kernel tests call it with a frame of their own). */
-void syscall_dispatch(struct trapframe *tf);
 const char *syscall_name(unsigned nr);
 #endif /* !__ASSEMBLER__ */
 

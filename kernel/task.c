@@ -1,9 +1,9 @@
 /* kernel/task.c - task structs, kernel stacks and thread ids.
  *
- * Tasks come from an object cache (task_cache), kernel stacks from the
- * guarded stack area (arch/i386/kstack.h: 8 KiB, 8 KiB aligned, so the
- * thread_info at the bottom is found by masking %esp, with an unmapped
- * page under each). A freed task struct is poisoned (POISON_FREE) and its
+ * Tasks come from an object cache (task_struct_cachep), kernel stacks
+ * from the guarded stack area (arch/i386/kstack.h: 8 KiB, 8 KiB aligned,
+ * so the thread_info at the bottom is found by masking %esp, with an
+ * unmapped page under each). A freed task struct is poisoned (POISON_FREE) and its
  * stack unmapped, so that a use after the free shows. Thread ids are
  * handed out upward from the last one and wrap at PID_MAX, as Linux does,
  * so a just-freed id is not reused at once; pid_table maps an id to its
@@ -20,7 +20,11 @@
 
 #define PID_MAX 32768
 
-struct objcache task_cache;
+/* The slab the task structs come from, named as in Linux 2.5's fork.c and
+ * the seed (clone-detached-A1 frees into task_struct_cachep). Not to be
+ * confused with task_cache, the seed's per-CPU array of parked tasks
+ * (kernel/exit.c). */
+struct objcache task_struct_cachep;
 
 struct spinlock tasklist_lock = SPINLOCK_INIT("tasklist");
 struct list all_tasks = LIST_INIT(all_tasks);
@@ -46,7 +50,7 @@ void task_init(void)
 {
 	struct task *t = &boot_task;
 
-	objcache_init(&task_cache, "task", sizeof(struct task), 64);
+	objcache_init(&task_struct_cachep, "task", sizeof(struct task), 64);
 
 	/* kmain's own context becomes a task: cpu0's idle task (tid 0). */
 	t->ti = current_thread_info();
@@ -69,12 +73,12 @@ struct task *task_alloc(void)
 	if (t) {
 		ti = t->ti;
 	} else {
-		t = objcache_alloc(&task_cache);
+		t = objcache_alloc(&task_struct_cachep);
 		if (!t)
 			return NULL;
 		ti = kstack_alloc();
 		if (!ti) {
-			objcache_free(&task_cache, t);
+			objcache_free(&task_struct_cachep, t);
 			return NULL;
 		}
 	}
@@ -97,7 +101,7 @@ void task_free(struct task *t)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
 	fpu_release(t);                 /* a child abandoned by clone */
 	kstack_free(t->ti);
-	objcache_free(&task_cache, t);          /* poisons it */
+	objcache_free(&task_struct_cachep, t);          /* poisons it */
 }
 
 void task_poison_parked(struct task *t)
@@ -113,6 +117,7 @@ void task_poison_parked(struct task *t)
 /* Allocates a free id and enters t under it; tasklist_lock held. */
 static int tid_alloc_locked(struct task *t)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	for (int i = 0; i < PID_MAX - 1; i++) {
 		int tid = last_tid + 1 + i;
 		if (tid >= PID_MAX)
@@ -141,6 +146,7 @@ int task_hash(struct task *t)
 
 void task_unhash_locked(struct task *t)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	if (t->tid > 0 && pid_table[t->tid] == t)
 		pid_table[t->tid] = NULL;
 	list_del(&t->all_link);
@@ -148,6 +154,7 @@ void task_unhash_locked(struct task *t)
 
 void task_change_tid_locked(struct task *t, int tid)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	ASSERT(tid > 0 && tid < PID_MAX);
 	if (t->tid > 0 && pid_table[t->tid] == t)
 		pid_table[t->tid] = NULL;
@@ -157,6 +164,7 @@ void task_change_tid_locked(struct task *t, int tid)
 
 struct task *task_find(int tid)
 {
+	ASSERT(spin_held(&tasklist_lock));
 	if (tid <= 0 || tid >= PID_MAX)
 		return NULL;
 	return pid_table[tid];

@@ -7,9 +7,9 @@
  * CLONE_VM), the fd table (CLONE_FILES) and the signal handlers
  * (CLONE_SIGHAND). Kernel threads have no mm.
  *
- * A task comes from an object cache (task_cache), its kernel stack from
- * the guarded stack area (arch/i386/kstack.h); the stack's bottom holds
- * the thread_info that points back here (arch/i386/thread_info.h). */
+ * A task comes from an object cache (task_struct_cachep), its kernel
+ * stack from the guarded stack area (arch/i386/kstack.h); the stack's
+ * bottom holds the thread_info that points back here (arch/i386/thread_info.h). */
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
 

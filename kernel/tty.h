@@ -97,6 +97,12 @@ bool ldisc_receive(struct ldisc *l, int (*next)(void));
  * process of the console's session outside its foreground group (Linux's
  * answer when SIGTTIN cannot stop it: Spindle stops no one). n > 0. */
 long tty_read(uint32_t ubuf, size_t n);
+/* poll(2) on the console (kernel/fs/poll.c): always writable (output
+ * is synchronous); readable when a read would not wait for input, as
+ * Linux's n_tty_poll: a complete line in canonical mode, else VMIN bytes
+ * (with VTIME 0) or one. */
+struct poll_table;
+unsigned tty_poll(struct poll_table *pt);
 /* Writes to the console with the output modes (OPOST, ONLCR). */
 void tty_write(const char *s, size_t n);
 /* ioctl(2) on the console: TCGETS, TCSETS, TCSETSW, TCSETSF, TIOCGWINSZ,
@@ -105,6 +111,9 @@ void tty_write(const char *s, size_t n);
 long tty_ioctl(unsigned cmd, uint32_t arg);
 /* The console's session and foreground group (kernel/init.c: init's). */
 void tty_set_session(int sid, int pgrp);
+/* The console's foreground process group if sid is its session, else
+ * -1 (/proc/PID/stat's tpgid). */
+int tty_foreground_of(int sid);
 /* Takes over the console's input from console_getc (the kernel monitor):
  * from now on the COM1 interrupt feeds the line discipline. tty_read
  * calls it; idempotent. */

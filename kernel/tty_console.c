@@ -10,9 +10,11 @@
  * kill_pgrp (signal_syscalls.c) on the foreground group, which queues
  * SIGINT in each of its processes and wakes (or IPIs) a thread of each. */
 #include "kernel/tty.h"
+#include "kernel/panic.h"
 #include "kernel/clock.h"
 #include "kernel/console.h"
 #include "kernel/file.h"
+#include "kernel/fs/vfs.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
@@ -79,6 +81,7 @@ void tty_write(const char *s, size_t n)
 /* The discipline's echo: tty.lock is held (the modes cannot change). */
 static void console_echo(void *ctx, const char *s, size_t n)
 {
+	ASSERT(spin_held(&tty.lock));
 	(void)ctx;
 	console_lock();
 	write_locked(s, n, tty.ld.t.c_oflag);
@@ -127,6 +130,15 @@ void tty_attach(void)
 	tty_rx();                   /* what was typed before */
 }
 
+int tty_foreground_of(int sid)
+{
+	uint32_t flags = spin_lock_irqsave(&tty.lock);
+	int pgrp = sid && tty.sid == sid ? tty.pgrp : -1;
+
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return pgrp;
+}
+
 void tty_set_session(int sid, int pgrp)
 {
 	uint32_t flags = spin_lock_irqsave(&tty.lock);
@@ -168,6 +180,7 @@ static bool read_done(size_t n, bool timed_out)
 	const struct ldisc *l = &tty.ld;
 	size_t avail, vmin;
 
+	ASSERT(spin_held(&tty.lock));
 	if (l->t.c_lflag & ICANON)
 		return ldisc_readable(l);
 	avail = ldisc_available(l);
@@ -239,6 +252,28 @@ long tty_read(uint32_t ubuf, size_t n)
 		tty_receive();
 	/* What was read is taken: if the buffer is bad, it is lost (Linux too). */
 	return got ? copy_to_user_partial(ubuf, kbuf, got) : 0;
+}
+
+unsigned tty_poll(struct poll_table *pt)
+{
+	const struct ldisc *l = &tty.ld;
+	unsigned mask = POLLOUT | POLLWRNORM;
+	uint32_t flags;
+	size_t want;
+
+	tty_attach();
+	poll_wait(pt, &tty.readers);
+	flags = spin_lock_irqsave(&tty.lock);
+	if (l->t.c_lflag & ICANON) {
+		if (ldisc_readable(l))
+			mask |= POLLIN | POLLRDNORM;
+	} else {
+		want = l->t.c_cc[VTIME] == 0 && l->t.c_cc[VMIN] ? l->t.c_cc[VMIN] : 1;
+		if (ldisc_available(l) >= want)
+			mask |= POLLIN | POLLRDNORM;
+	}
+	spin_unlock_irqrestore(&tty.lock, flags);
+	return mask;
 }
 
 /* TIOCSPGRP: Linux's tiocspgrp: only from the console's session

@@ -36,6 +36,12 @@ SYSCALL(SYS_getgid32, getgid32) { return 0; }
 SYSCALL(SYS_geteuid32, geteuid32) { return 0; }
 SYSCALL(SYS_getegid32, getegid32) { return 0; }
 
+/* getgroups(size, list): root has no supplementary groups (nor has
+ * Linux's init): 0, with nothing written; a negative size is -EINVAL.
+ * setgroups stays -ENOSYS: there would be nowhere to keep a list. */
+SYSCALL(SYS_getgroups, getgroups) { return (int)arg[0] < 0 ? -EINVAL : 0; }
+SYSCALL(SYS_getgroups32, getgroups32) { return (int)arg[0] < 0 ? -EINVAL : 0; }
+
 /* Becoming root again is allowed; any other id does not exist. */
 SYSCALL(SYS_setuid32, setuid32) { return arg[0] == 0 ? 0 : -EPERM; }
 SYSCALL(SYS_setgid32, setgid32) { return arg[0] == 0 ? 0 : -EPERM; }

@@ -17,7 +17,7 @@
 #include "kernel/task.h"
 #include "kernel/exit.h"
 #include "arch/i386/uaccess.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 
 #define WUNTRACED   0x00000002
 #define WCONTINUED  0x00000008
@@ -29,6 +29,7 @@ void notify_parent_locked(struct task *zombie)
 {
 	struct task *parent = zombie->parent;
 
+	ASSERT(spin_held(&tasklist_lock));
 	ASSERT(zombie->exit_signal != -1);      /* clone-detached-A1's BUG() */
 	if (!parent)
 		return;
@@ -60,6 +61,7 @@ static struct task *find_zombie(int pid, uint32_t options, bool *any)
 	struct task *t = current;
 	struct list *g = &t->thread_group, *gpos = g;
 
+	ASSERT(spin_held(&tasklist_lock));
 	*any = false;
 	do {
 		struct task *member = list_entry(gpos, struct task, thread_group);

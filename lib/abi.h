@@ -128,6 +128,8 @@
 #define SYS_getegid32          202
 #define SYS_setuid32           213
 #define SYS_setgid32           214
+#define SYS_getgroups            80
+#define SYS_getgroups32         205
 #define SYS_tkill              238
 #define SYS_set_tid_address    258
 #define SYS_clock_getres       266
@@ -224,6 +226,31 @@
 
 #define NAME_MAX 255            /* a path component, without its NUL */
 #define PIPE_BUF 4096           /* pipe writes up to this size are atomic */
+
+/* ---- poll (abi.md section 9; Linux i386's values, kernel/fs/poll.c) ---- */
+#define SYS_poll            168
+#define POLLIN      0x001       /* there is data to read */
+#define POLLPRI     0x002
+#define POLLOUT     0x004       /* writing will not block */
+#define POLLERR     0x008       /* an error (a pipe with no reader); always reported */
+#define POLLHUP     0x010       /* hung up (a pipe with no writer); always reported */
+#define POLLNVAL    0x020       /* fd is not open; always reported */
+#define POLLRDNORM  0x040
+#define POLLRDBAND  0x080
+#define POLLWRNORM  0x100
+#define POLLWRBAND  0x200
+struct pollfd {
+	int fd;                 /* < 0: ignored, revents 0 */
+	short events;
+	short revents;
+};
+_Static_assert(sizeof(struct pollfd) == 8, "i386 struct pollfd is 8 bytes");
+
+/* ---- utimensat (kernel/fs/utimes.c) ---- */
+#define SYS_utimensat        320
+#define SYS_utimensat_time64 412
+#define UTIME_NOW  ((1l << 30) - 1l)    /* a tv_nsec: the time now */
+#define UTIME_OMIT ((1l << 30) - 2l)    /* a tv_nsec: leave that time */
 
 /* stat64, fstat64, lstat64, fstatat64: i386's struct stat64, packed as
  * Linux declares it (the long longs sit at 4-byte offsets; its longs

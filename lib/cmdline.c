@@ -99,6 +99,8 @@ static void parse_option(struct cmdline *c, const char *word)
 		c->fpu_lazy = true;
 	else if (strcmp(word, "fpu=eager") == 0)
 		c->fpu_lazy = false;
+	else if (strcmp(word, "trace") == 0)
+		c->trace = true;
 	else if (is_test_word(word))
 		;
 	else

@@ -29,6 +29,7 @@ struct cmdline {
 	bool monitor;               /* the word "monitor" was given */
 	bool acpi_off;              /* acpi=off */
 	bool fpu_lazy;              /* fpu=lazy (fpu=eager: false) */
+	bool trace;                 /* trace: record scheduler events (docs/tracing.md) */
 	int smp;                    /* 0 = no cap */
 	int argc;                   /* words after "--" */
 	const char *argv[CMDLINE_MAX_ARGS];

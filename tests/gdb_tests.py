@@ -267,6 +267,7 @@ spindle runq 1
 spindle futex
 spindle cache
 spindle fpu 1
+spindle trace
 spindle break-switch --delete
 help spindle
 help spindle desc
@@ -286,7 +287,8 @@ BAD = [("spindle tls 999", r"no task with tid 999"),
        ("spindle gdt 99", r"CPU 99: this machine has CPUs 0\.\.1"),
        ("spindle desc", r"usage: spindle desc"),
        ("spindle fpu 999", r"no task with tid 999"),
-       ("spindle break-switch --nonsense", r"unknown argument --nonsense")]
+       ("spindle break-switch --nonsense", r"unknown argument --nonsense"),
+       ("spindle trace x", r"usage: spindle trace")]
 
 
 def every_command():
@@ -306,13 +308,14 @@ def every_command():
     if errs:
         return [(name, "Python error: %s" % errs[0], out[-2000:])]
     for cmd in ("desc", "gdt", "current", "tasks", "tls", "ldt", "runq", "futex", "cache",
-                "fpu", "break-switch"):
+                "fpu", "trace", "break-switch"):
         if not re.search(r"^spindle %s -- " % re.escape(cmd), out, re.M):
             return [(name, "help spindle does not list %s" % cmd, None)]
     for what in (r"^cpu0 GDT at 0x[0-9a-f]+, 24 entries", r"^cpu1 GDT at",
                  r"^\$\d+ = \(struct task \*\) 0x", r'^\$\d+ = "tls-demo',
                  r"^cpu0: curr ", r"in 256 buckets$", r"^parked \d+, freed \d+, reused \d+$",
                  r"tls_array\[0\] entry 6 sel 0x33", r"spindle break-switch: breakpoints deleted",
+                 r"^tracing is off: boot with `trace`",
                  r"^tls-demo \(tid 1, task 0x[0-9a-f]+\): area 0x[0-9a-f]{8} used \d live \d last_cpu -?\d"):
         if not re.search(what, out, re.M):
             return [(name, "no output line matching /%s/" % what, out[-2000:])]

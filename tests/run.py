@@ -42,9 +42,15 @@ Runs, in order, and prints one line per test, `PASS name` or
                commands (tests/gdb_tests.py)
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
                -icount) completes and repeats exactly (tests/bench_check.py)
+  trace/...    the scheduler tracer (tests/trace_check.py): make trace's run
+               of start-detached 1000 at -smp 4, its JSON against the
+               Chrome trace-event format, its event counts against the
+               program, its SVG; a ring overfilled, its drops counted;
+               /tests/t_trace on, booted with `trace`
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
-  repo/...     no file refers outside the repository
+  repo/...     no file refers outside the repository; kernel/ holds no
+               i386 detail (tests/arch_boundary.py)
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
   labs/...     each lab (docs/labs/): its tests grade 100% here, and its
@@ -59,7 +65,11 @@ whose tool is not installed (Bochs, GRUB, GDB) prints `SKIP name: why`,
 and the last line then ends `, N skipped`. Exit status 1 if anything
 failed. Options: -t NAME runs the tests with that exact name or shell
 glob (make test T=NAME); -k PATTERN those whose name contains PATTERN;
--j N boots N machines at once.
+-j N boots N machines at once. --check-linux (make check-linux) runs
+only the busybox group instead: Debian's busybox-static driven through
+Spindle's shell at -smp 1 and 4, and README's `make run-busybox`
+transcript (tests/busybox.py), SKIP lines if busybox could not be
+fetched.
 
 The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
@@ -82,12 +92,15 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, tty_raw
+import arch_boundary
 from bench_check import bench_smp_repeats
+from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from labs import labs_jobs
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
+from busybox import busybox_jobs
 
 # ---------------------------------------------------------------- unit
 def unit_binaries():
@@ -142,6 +155,8 @@ CRASH_EXPECT = {
     "crash_panic": r"^PANIC: deliberate panic 42 from the crash_panic test$",
     "crash_sleep_spinlock":
         r"^PANIC: schedule: sleeping with spinlock 'crash test' held \(1 held\)",
+    "crash_lock_not_held": r"^PANIC: assertion failed: spin_held\(&tasklist_lock\) "
+                           r"at kernel/task\.c:\d+ in task_find\(\)$",
     "crash_kstack_use_after_free": r"^PANIC: page fault at eip=0x[0-9a-f]{8} "
                                    r"cr2=0x[0-9a-f]{8} err=0$",
     "crash_stack_overflow": r"^PANIC: kernel stack overflow: esp=0x[0-9a-f]{8} "
@@ -352,6 +367,13 @@ def user_test(smp, prog, cpu=None, args=(), variant=None):
     return out
 
 
+def trace_user_test():
+    """/tests/t_trace on, booted with `trace` at -smp 4: its lines under
+    trace/ (smpN/t_trace, without the word, checks the other half)."""
+    return [(n.replace("smp4/trace/", "trace/", 1), r, d)
+            for n, r, d in user_test(4, "t_trace", None, ["on"], ("trace", "trace", None))]
+
+
 # ---------------------------------------------------------------- main
 class Selection:
     """Which tests to run. -k PATTERN: names containing PATTERN (any of
@@ -395,13 +417,16 @@ def main():
     ap.add_argument("-t", action="append", default=[],
                     help="run tests with this exact name or shell glob (make test T=...)")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--check-linux", action="store_true",
+                    help="only the busybox group (make check-linux)")
     args = ap.parse_args()
     sel = Selection(args.k, [g for t in args.t for g in t.split()])
     res = Results()
 
-    run_unit(res, sel)
+    if not args.check_linux:
+        run_unit(res, sel)
 
-    groups = discover_groups()
+    groups = [] if args.check_linux else discover_groups()
     user_tests = discover_user_tests()
     linux_tests = discover_linux_tests()
     jobs = []
@@ -438,7 +463,12 @@ def main():
     jobs.append(("gdb/tasks_vs_proc", tasks_vs_proc, ()))
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
+    jobs.append((arch_boundary.NAME, arch_boundary.kernel_has_no_i386_detail, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
+    jobs.append(("trace/start_detached", trace_start_detached, ()))
+    jobs.append(("trace/overflow_reported", overflow_reported, ()))
+    jobs.append(("trace/checker_rejects", checker_rejects, ()))
+    jobs.append(("trace/t_trace", trace_user_test, ()))
     jobs.append(("up/noapic", up_noapic, ()))
     jobs.append(("up/no_poweroff", no_poweroff, ()))
     jobs.append(("smp4/no_poweroff", no_poweroff, (4,)))
@@ -448,6 +478,8 @@ def main():
     jobs += doc_jobs()
     jobs += labs_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
+    if args.check_linux:                # instead of all the above
+        jobs = [(fn, a) for name, fn, a in busybox_jobs() if sel.job(name)]
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futures = [ex.submit(fn, *a) for fn, a in jobs]

@@ -63,5 +63,9 @@ static inline struct cpu *this_cpu(void)
 /* gdt.c */
 void gdt_init_cpu(struct cpu *c);
 struct desc *gdt_for_cpu(int cpu);
+/* Prints one CPU's GDT decoded, an entry a line with its selector, raw
+ * value and the seed's name for it (the boot banner, the monitor's gdt
+ * command). */
+void gdt_print(int cpu);
 
 #endif

@@ -8,6 +8,7 @@
 #include "arch/i386/cpu.h"
 #include "arch/i386/doublefault.h"
 #include "arch/i386/x86.h"
+#include "kernel/printf.h"
 #include "lib/string.h"
 
 struct cpu cpus[NR_CPUS];
@@ -58,4 +59,32 @@ void gdt_init_cpu(struct cpu *c)
 
 	ltr(GDT_ENTRY_TSS * 8);
 	lldt(0);                                /* no LDT until modify_ldt */
+}
+
+static const char *const gdt_names[GDT_ENTRIES] = {
+	[0] = "null",
+	[GDT_ENTRY_DEFAULT_USER_CS] = "user code   __USER_CS",
+	[GDT_ENTRY_DEFAULT_USER_DS] = "user data   __USER_DS",
+	[GDT_ENTRY_TLS_MIN] = "TLS #1      (glibc)",
+	[GDT_ENTRY_TLS_MIN + 1] = "TLS #2      (Wine)",
+	[GDT_ENTRY_TLS_MAX] = "TLS #3",
+	[GDT_ENTRY_KERNEL_CS] = "kernel code __KERNEL_CS",
+	[GDT_ENTRY_KERNEL_DS] = "kernel data __KERNEL_DS",
+	[GDT_ENTRY_TSS] = "TSS",
+	[GDT_ENTRY_LDT] = "LDT",
+	[GDT_ENTRY_DOUBLEFAULT_TSS] = "TSS         (double fault)",
+};
+
+void gdt_print(int cpu)
+{
+	const struct desc *g = gdt_for_cpu(cpu);
+
+	kprintf("cpu%d GDT at %p, %d entries (tls-2.5.31-D9 layout):\n",
+		cpu, (const void *)g, GDT_ENTRIES);
+	for (int i = 0; i < GDT_ENTRIES; i++) {
+		if (!gdt_names[i] && desc_empty(&g[i]))
+			continue;
+		kprintf("  %2d sel 0x%02x  %08x%08x  %s\n", i, i * 8 | (i >= 4 && i <= 11 ? 3 : 0),
+			g[i].b, g[i].a, gdt_names[i] ? gdt_names[i] : "?");
+	}
 }

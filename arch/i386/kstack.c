@@ -60,6 +60,7 @@ static uint32_t slot_stack(uint32_t i)
 /* A slot neither in use nor dirty, marked in use, or -1. lock held. */
 static int take_clean_locked(void)
 {
+	ASSERT(spin_held(&lock));
 	for (uint32_t n = 0; n < nslots / 32; n++) {
 		uint32_t w = (hint + n) % (nslots / 32);
 		uint32_t avail = ~(used[w] | dirty[w] | flushing[w]);

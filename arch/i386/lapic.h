@@ -8,7 +8,7 @@
 
 /* Vectors the local APICs deliver. The priority class of a vector is
  * vector >> 4 (SDM 10.8.3.1): the stop IPI outranks everything. */
-#define T_LAPIC_TIMER     0x40  /* each AP's periodic tick (the boot CPU keeps the PIT) */
+#define T_LAPIC_TIMER     0x40  /* every CPU's periodic tick (timer.h) */
 #define T_IPI_RESCHEDULE  0xFC  /* reserved for the scheduler: not dispatched here */
 #define T_IPI_TLB         0xFD  /* reserved for TLB shootdown: not dispatched here */
 #define T_IPI_STOP        0xFE  /* panic: stop this CPU (smp_stop_others) */

@@ -4,12 +4,14 @@
  * An address space may have a Local Descriptor Table of up to 8,192
  * entries (SDM Vol. 3A 3.5.1), grown a page at a time as entries are
  * written. It is loaded on every switch to a task of that address space:
- * switch_to calls ldt_load, which points GDT entry 15 of this CPU at it
+ * switch_mm calls ldt_load, which points GDT entry 15 of this CPU at it
  * and loads LDTR. Entries follow Linux's rules (user_desc_to_ldt): any
  * DPL 3 code or data segment, present or not, but never a 16-bit one
  * (Spindle has no espfix: CVE-2014-8133). */
 #include "arch/i386/cpu.h"
+#include "kernel/panic.h"
 #include "arch/i386/desc.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/tlb.h"
 #include "arch/i386/uaccess.h"
 #include "arch/i386/x86.h"
@@ -41,6 +43,7 @@ static int ldt_grow(struct mm *mm, uint32_t idx, struct desc **old)
 	uint32_t want = (idx / LDT_ENTRIES_PER_PAGE + 1) * LDT_ENTRIES_PER_PAGE;
 	struct desc *n;
 
+	ASSERT(spin_held(&mm->lock));
 	*old = NULL;
 	if (idx < mm->ldt_entries)
 		return 0;

@@ -20,6 +20,7 @@
 
 #include "lib/types.h"
 #include "arch/i386/mmu.h"
+#include "arch/i386/x86.h"
 
 #define PTE_FRAME      0xFFFFF000u      /* bits 31:12, the frame address */
 #define PDE_USER_TABLE (PTE_P | PTE_W | PTE_U)
@@ -36,6 +37,52 @@ static inline bool pte_has_page(uint32_t pte)
 static inline void *pte_page(uint32_t pte)
 {
 	return P2V(pte & PTE_FRAME);
+}
+
+/* ---- building a user PTE, as Linux's asm/pgtable.h ----
+ * kernel/mm/vm.c says what a page's mapping allows; these say how an
+ * i386 PTE writes it (SDM Vol. 3A 4.3, Table 4-6). */
+
+/* A PTE holding page (a kernel address) and allowing nothing: not
+ * present, so the processor ignores it, but the frame is kept (a
+ * PROT_NONE area's page). */
+static inline uint32_t mk_pte(void *page)
+{
+	return V2P(page) & PTE_FRAME;
+}
+
+/* pte, present and reachable from ring 3, read-only. */
+static inline uint32_t pte_mkpresent_user(uint32_t pte)
+{
+	return pte | PTE_P | PTE_U;
+}
+
+/* pte, writable too. */
+static inline uint32_t pte_mkwrite(uint32_t pte)
+{
+	return pte | PTE_W;
+}
+
+/* pte, read-only (copy-on-write: the next write faults). */
+static inline uint32_t pte_wrprotect(uint32_t pte)
+{
+	return pte & ~(uint32_t)PTE_W;
+}
+
+/* pte with old's Accessed and Dirty bits, which the processor set and
+ * a rewrite of the same page must not lose (SDM 4.8). */
+static inline uint32_t pte_keep_young_dirty(uint32_t pte, uint32_t old)
+{
+	return pte | (old & (PTE_A | PTE_D));
+}
+
+/* Does new allow less than old (present, write or user lost)? Then every
+ * CPU's TLB must forget old before the change counts; a gain needs no
+ * shootdown: a CPU with the weaker entry faults and finds the new one
+ * (SDM 4.10.4.3). */
+static inline bool pte_rights_lost(uint32_t old, uint32_t new)
+{
+	return (old & ~new & (PTE_P | PTE_W | PTE_U)) != 0;
 }
 
 /* A fresh page directory: user half empty, kernel half kernel_pgdir's;
@@ -64,5 +111,11 @@ uint32_t *pgtable_detach_if_empty(uint32_t *pgdir, uint32_t va);
  * reload when that is cheaper (user pages are never global, so the reload
  * drops them all, SDM 4.10.4.1). */
 void tlb_flush_local(uint32_t start, uint32_t end);
+
+/* This CPU's TLB entry for the page at va (invlpg, SDM Vol. 2A). */
+static inline void tlb_flush_one_local(uint32_t va)
+{
+	invlpg(va);
+}
 
 #endif

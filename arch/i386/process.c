@@ -2,17 +2,23 @@
 #include "arch/i386/process.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/fpu.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/trapframe.h"
+#include "arch/i386/uaccess.h"
 #include "arch/i386/x86.h"
 #include "kernel/task.h"
 #include "kernel/panic.h"
 #include "kernel/mm/vm.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
-/* ret_from_fork and kthread_start are in entry.S-style assembly below. */
+/* Where copy_thread and copy_kthread make a new task start (its first
+ * switch_context "returns" there): arch/i386/task_entry.S. */
 extern void ret_from_fork(void);
 extern void kthread_start(void);
+
+static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next);
 
 void switch_to(struct task *prev, struct task *next)
 {
@@ -30,17 +36,36 @@ void switch_to(struct task *prev, struct task *next)
 	 * is what next needs (arch/i386/fpu.h). */
 	if (prev->thread.fpu.live || next->thread.fpu.used)
 		fpu_switch(prev, next);
-	/* A task without an address space (a kernel thread, the idle task)
-	 * runs on kernel_pgdir (mm_activate(NULL)), never on a user page
-	 * directory that another CPU might free meanwhile. */
-	if (nmm != pmm) {
-		mm_activate(nmm);
-		if (!nmm || !pmm || pmm->ldt != nmm->ldt)
-			ldt_load(nmm, c);
-	}
+	/* CR3, active_mm and the LDT (mmu_context.h). Two threads of one
+	 * process, the common case, cost not even the call. */
+	if (nmm != pmm)
+		switch_mm_cpu(c, pmm, nmm);
 	next->ti->cpu = c->id;
 	next->cpu = c->id;
 	switch_context(&prev->ctx, next->ctx);
+}
+
+/* mmu_context.h: CR3, active_mm and the LDT have this one owner.
+ * switch_to knows its struct cpu already, and passes it. */
+static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next)
+{
+	ASSERT(prev == c->active_mm);
+	if (prev == next)
+		return;
+	/* First say so (a full barrier), then load: a shootdown that misses
+	 * this CPU because it read the old active_mm is harmless, as the CR3
+	 * load below happens after the change and flushes (tlb.c). */
+	__atomic_store_n(&c->active_mm, next, __ATOMIC_SEQ_CST);
+	write_cr3(V2P(next ? next->pgdir : kernel_pgdir));
+	/* Two threads' address spaces may share no LDT pointer unless both
+	 * have none: only then is the loaded one already right. */
+	if (!next || !prev || prev->ldt != next->ldt)
+		ldt_load(next, c);
+}
+
+void switch_mm(struct mm *prev, struct mm *next)
+{
+	switch_mm_cpu(this_cpu(), prev, next);
 }
 
 /* Builds, below a trapframe at the top of t's stack, the context that
@@ -59,17 +84,46 @@ static struct trapframe *stack_frame(struct task *t)
 	return (struct trapframe *)((uint8_t *)t->ti + KSTACK_SIZE) - 1;
 }
 
-void copy_thread(struct task *child, const struct trapframe *parent_tf, uint32_t user_sp)
+/* CLONE_SETTLS: the child's descriptor, validated as set_thread_area
+ * (abi.md section 5), but with no allocation: entry 6..8 only. */
+static int tls_set_for_child(struct thread_struct *t, uint32_t utls)
+{
+	struct user_desc info;
+	struct desc d;
+	int err;
+
+	if (copy_from_user(&info, utls, sizeof(info)))
+		return -EFAULT;
+	if (info.entry_number < GDT_ENTRY_TLS_MIN || info.entry_number > GDT_ENTRY_TLS_MAX)
+		return -EINVAL;
+	if ((err = user_desc_to_tls(&info, &d)) < 0)
+		return err;
+	t->tls_array[info.entry_number - GDT_ENTRY_TLS_MIN] = d;
+	return 0;
+}
+
+int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,
+		bool settls, uint32_t utls)
 {
 	struct trapframe *tf = stack_frame(child);
+	int err;
 
-	*tf = *parent_tf;
+	/* The child inherits the three TLS descriptors; SETTLS replaces one
+	 * (an empty or all-zero one clears it). */
+	memcpy(child->thread.tls_array, parent->thread.tls_array,
+	       sizeof(child->thread.tls_array));
+	if (settls && (err = tls_set_for_child(&child->thread, utls)) < 0)
+		return err;
+	if ((err = fpu_copy(child, parent)) < 0)
+		return err;
+	*tf = *parent->tf;
 	tf->eax = 0;                    /* the child's return value */
 	if (user_sp)
 		tf->esp = user_sp;
 	child->tf = tf;
 	child->thread.esp0 = (uint32_t)(tf + 1);
 	child->ctx = push_context(tf, ret_from_fork);
+	return 0;
 }
 
 void copy_kthread(struct task *t, void (*fn)(void *), void *arg)
@@ -96,7 +150,14 @@ void start_user_frame(struct trapframe *tf, uint32_t eip, uint32_t esp)
 	tf->esp = esp;
 }
 
-void tls_clear_all(struct thread_struct *t)
+static void tls_clear_all(struct thread_struct *t)
 {
 	memset(t->tls_array, 0, sizeof(t->tls_array));
+}
+
+void flush_thread(void)
+{
+	tls_clear_all(&current->thread);
+	load_TLS(&current->thread, this_cpu());
+	fpu_exec_reset();
 }

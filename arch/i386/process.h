@@ -13,8 +13,9 @@ struct task;
 struct trapframe;
 struct cpu;
 
-/* Called by schedule() with the run-queue lock held and interrupts off:
- * load_TLS, TSS.esp0, CR3 and LDT for next, then switch_context. */
+/* Called by schedule() with the run-queue lock held and interrupts off
+ * (schedule's switch_checks asserts both, kernel/sched.c): load_TLS,
+ * TSS.esp0, CR3 and LDT for next, then switch_context. */
 void switch_to(struct task *prev, struct task *next);
 
 /* tls-2.5.31-D9's load_TLS: a task's three TLS descriptors into this
@@ -37,9 +38,24 @@ static inline void load_TLS(const struct thread_struct *t, struct cpu *c)
 #endif /* LAB 2: END STUB */
 }
 
-/* Prepares child's kernel stack to return to user mode with a copy of
- * parent_tf (eax = 0, esp = user_sp unless 0) through ret_from_fork. */
-void copy_thread(struct task *child, const struct trapframe *parent_tf, uint32_t user_sp);
+/* clone's i386 half (Linux's copy_thread), for a child not yet visible:
+ * its three TLS descriptors the parent's, one replaced by *utls when
+ * settls (CLONE_SETTLS, validated as set_thread_area: the seed's
+ * copy_thread did it too); a copy of the parent's FPU state, its own
+ * (abi.md section 10); and a kernel stack that returns to user mode with
+ * a copy of the parent's registers (eax = 0, esp = user_sp unless 0)
+ * through ret_from_fork. 0, or -EFAULT/-EINVAL (a bad *utls) or -ENOMEM:
+ * then the caller frees the child. */
+int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,
+		bool settls, uint32_t utls);
+
+/* The base address of t's TLS slot i (0..2: GDT entry 6 + i), which
+ * /proc/tasks shows. */
+static inline uint32_t tls_slot_base(const struct thread_struct *t, int i)
+{
+	return desc_base(&t->tls_array[i]);
+}
+
 /* Prepares a kernel thread's stack to run fn(arg) (then exit). */
 void copy_kthread(struct task *t, void (*fn)(void *), void *arg);
 
@@ -50,9 +66,13 @@ void start_user_frame(struct trapframe *tf, uint32_t eip, uint32_t esp);
 /* Leaves the kernel through trap_ret with current's frame. */
 void return_to_user(struct trapframe *tf) __attribute__((noreturn));
 
-/* The TLS and LDT operations of abi.md section 5 (arch/i386/tls.c,
- * ldt.c). */
-void tls_clear_all(struct thread_struct *t);
+/* Linux's flush_thread, for execve: current's three TLS descriptors
+ * cleared (also in this CPU's GDT), and its FPU state fninit's, MXCSR
+ * 0x1f80 (abi.md sections 5 and 10): nothing of the old program's
+ * thread state survives. */
+void flush_thread(void);
+
+/* fork's copy of the parent's LDT (abi.md section 5, ldt.c). */
 struct mm;
 int ldt_dup(struct mm *child, struct mm *parent);          /* fork */
 

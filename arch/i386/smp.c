@@ -16,7 +16,9 @@
 #include "arch/i386/mmio.h"
 #include "arch/i386/mmu.h"
 #include "arch/i386/paging.h"
+#include "arch/i386/pic.h"
 #include "arch/i386/pit.h"
+#include "arch/i386/timer.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/x86.h"
@@ -29,6 +31,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/trace.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -44,7 +47,6 @@ extern const char ap_trampoline_start[], ap_trampoline_end[];
 static struct smp_config cfg;
 static bool have_config;
 static int cpus_wanted = 1;                 /* after smp=N and NR_CPUS */
-static volatile uint32_t ap_ticks[NR_CPUS];
 static struct ap_report reports[NR_CPUS];
 
 /* An APIC register page this kernel can map: at its own address, above
@@ -86,6 +88,9 @@ void smp_init(void)
 {
 	bool use_ioapic;
 
+	/* The 8259s first: remapped and masked, whether or not the IOAPIC
+	 * then takes their place. */
+	pic_init();
 	cpus[0].apic_id = 0;
 	if (!lapic_usable()) {
 		kprintf("smp: no local APIC in xAPIC mode: one CPU, 8259 PICs\n");
@@ -249,7 +254,7 @@ void ap_main(void)
 	write_cr3(V2P(kernel_pgdir));   /* drop the low identity map */
 	idt_load();
 	lapic_setup(false, true);
-	lapic_timer_start(HZ);
+	timer_start(HZ);                /* the same tick as the boot CPU's */
 	sched_init_cpu(c->id, ti->task);
 	report_self(c->id);
 
@@ -258,14 +263,9 @@ void ap_main(void)
 	cpu_idle();                     /* enables interrupts */
 }
 
-void ap_timer_tick(void)
-{
-	ap_ticks[current_thread_info()->cpu]++;
-	sched_tick();
-}
-
 void smp_send_ipi(int cpu, int vector)
 {
+	TRACE(TR_IPI_SEND, (uint32_t)cpu, (uint32_t)vector, 0, 0, 0);
 	lapic_send_ipi(cpus[cpu].apic_id, vector);
 }
 
@@ -388,11 +388,6 @@ int smp_cpus_listed(void)
 const char *smp_config_source(void)
 {
 	return have_config ? cfg.source : NULL;
-}
-
-uint32_t smp_ap_ticks(int cpu)
-{
-	return ap_ticks[cpu];
 }
 
 const struct ap_report *smp_ap_report(int cpu)

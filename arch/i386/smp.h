@@ -52,8 +52,10 @@ _Static_assert(__builtin_offsetof(struct ap_boot_params, stack_top) == AP_PARAM_
 _Static_assert(__builtin_offsetof(struct ap_boot_params, stage) == AP_PARAM_STAGE, "ap_boot.S");
 _Static_assert(sizeof(struct ap_boot_params) == AP_PARAMS_SIZE, "ap_boot.S");
 
-/* Boot CPU: find the CPUs (MADT, else MP table), honour smp=N, map the
- * APIC registers, set up this CPU's local APIC and the IOAPIC routing. */
+/* Boot CPU: the 8259s remapped and masked; then find the CPUs (MADT,
+ * else MP table), honour smp=N, map the APIC registers, set up this CPU's
+ * local APIC and the IOAPIC routing, calibrate the local APIC timer (the
+ * tick of every CPU, timer.h). */
 void smp_init(void);
 /* Boot CPU: start each AP in turn, waiting (1 s at most) for each. */
 void smp_boot_aps(void);
@@ -62,11 +64,6 @@ void smp_print_cpus(void);
 
 /* Where an AP enters C, on its idle task's stack (ap_boot.S). */
 void ap_main(void) __attribute__((noreturn));
-/* An AP's T_LAPIC_TIMER tick (after the EOI): the scheduler's tick. The
- * boot CPU's PIT tick (clock_tick) keeps the global count and the sleep
- * timers. */
-void ap_timer_tick(void);
-
 /* Sends vector to the CPU with index cpu (cpus[cpu].apic_id). */
 void smp_send_ipi(int cpu, int vector);
 
@@ -83,7 +80,6 @@ void smp_stop_this_cpu(struct trapframe *tf) __attribute__((noreturn));
 /* For tests and the monitor. */
 int smp_cpus_listed(void);          /* enabled CPUs the firmware listed */
 const char *smp_config_source(void);    /* "ACPI MADT", "MP table" or NULL */
-uint32_t smp_ap_ticks(int cpu);     /* T_LAPIC_TIMER ticks taken by cpu */
 /* What an AP saw right after loading its GDT and TSS (ap_main). */
 struct ap_report {
 	uint32_t gdt_base;

@@ -4,7 +4,7 @@
 #include "arch/i386/cpu.h"
 #include "kernel/panic.h"
 
-struct spin_held spin_held[NR_CPUS];
+struct spin_depth spin_depth[NR_CPUS];
 
 void spinlock_held_panic(struct spinlock *l, const char *what)
 {

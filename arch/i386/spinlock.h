@@ -28,11 +28,11 @@ struct spinlock {
  * possibly forever (Linux's "scheduling while atomic"). Per CPU, not per
  * task: the run-queue lock is taken by one task and released by the next
  * on the same CPU (finish_task_switch). Indexed by thread_info->cpu. */
-struct spin_held {
+struct spin_depth {
 	int count;
 	struct spinlock *last;
 };
-extern struct spin_held spin_held[];
+extern struct spin_depth spin_depth[];
 
 void spinlock_held_panic(struct spinlock *l, const char *what)
 	__attribute__((noreturn));
@@ -40,7 +40,17 @@ void spinlock_held_panic(struct spinlock *l, const char *what)
 /* May this CPU sleep, as far as spinlocks go? */
 static inline bool spin_none_held(void)
 {
-	return spin_held[current_thread_info()->cpu].count == 0;
+	return spin_depth[current_thread_info()->cpu].count == 0;
+}
+
+/* Does this CPU hold l? What the "lock held" comments promise, checked
+ * where they are relied on: ASSERT(spin_held(&tasklist_lock)). Exact on
+ * SMP: owner_cpu can equal this CPU only while this CPU holds l (the
+ * owner sets it after taking l and clears it before letting go, so a
+ * reader elsewhere sees another CPU's number or -1, never its own). */
+static inline bool spin_held(const struct spinlock *l)
+{
+	return l->locked && l->owner_cpu == current_thread_info()->cpu;
 }
 
 static inline void spin_lock(struct spinlock *l)
@@ -53,8 +63,8 @@ static inline void spin_lock(struct spinlock *l)
 		while (l->locked)
 			pause();
 	l->owner_cpu = cpu;
-	spin_held[cpu].count++;
-	spin_held[cpu].last = l;
+	spin_depth[cpu].count++;
+	spin_depth[cpu].last = l;
 }
 
 static inline void spin_unlock(struct spinlock *l)
@@ -63,7 +73,7 @@ static inline void spin_unlock(struct spinlock *l)
 
 	if (!l->locked || l->owner_cpu != cpu)
 		spinlock_held_panic(l, "release by a non-owner");
-	spin_held[cpu].count--;
+	spin_depth[cpu].count--;
 	l->owner_cpu = -1;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }

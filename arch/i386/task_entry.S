@@ -8,9 +8,7 @@
 	.globl ret_from_fork
 	.type ret_from_fork, @function
 ret_from_fork:
-	pushl $0                  /* prev: not needed by finish_task_switch */
-	call finish_task_switch
-	addl $4, %esp
+	call finish_task_switch   /* void: it finds prev in the run queue */
 	/* %esp now points at the child's trapframe (copy_thread put it at
 	 * the top of the stack, right above the context). */
 	pushl %esp
@@ -22,9 +20,7 @@ ret_from_fork:
 	.globl kthread_start
 	.type kthread_start, @function
 kthread_start:
-	pushl $0
 	call finish_task_switch
-	addl $4, %esp
 	pushl %esi                /* arg */
 	call *%ebx                /* fn, from copy_kthread */
 	addl $4, %esp

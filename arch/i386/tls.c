@@ -3,7 +3,8 @@
  *
  * A task's three TLS descriptors live in its thread_struct (the seed's
  * tls_array); switch_to copies them into the CPU's GDT entries 6..8 at
- * every switch (load_TLS). Here they are read and written. */
+ * every switch (load_TLS). Here they are read and written (clone's
+ * CLONE_SETTLS writes one in copy_thread, process.c). */
 #include "arch/i386/cpu.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/process.h"

@@ -13,12 +13,14 @@
 #include "arch/i386/extable.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/fpu.h"
+#include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/trace.h"
 #include "kernel/mm/vm.h"
 
 static irq_handler_t irq_handlers[NR_IRQS];
@@ -240,6 +242,12 @@ void return_to_user_prepare(struct trapframe *tf)
 	}
 }
 
+void timer_interrupt(struct trapframe *tf)
+{
+	(void)tf;
+	clock_tick();
+}
+
 void trap(struct trapframe *tf)
 {
 	/* Every entry from ring 3 lands at the top of the task's kernel
@@ -255,14 +263,16 @@ void trap(struct trapframe *tf)
 		handle_irq(tf);
 	} else if (tf->trapno == T_LAPIC_TIMER) {
 		lapic_eoi();
-		ap_timer_tick();
+		timer_interrupt(tf);
 	} else if (tf->trapno == T_IPI_TLB) {
+		TRACE(TR_IPI_RECV, T_IPI_TLB, 0, 0, 0, 0);
 		lapic_eoi();
 		mm_cross_call_interrupt();
 	} else if (tf->trapno == T_IPI_RESCHEDULE) {
 		/* need_resched or a signal is pending (a kick, signal.c):
 		 * the return path acts, if this was user mode; if it was the
 		 * kernel, it is on its way to that path anyway. */
+		TRACE(TR_IPI_RECV, T_IPI_RESCHEDULE, 0, 0, 0, 0);
 		lapic_eoi();
 	} else if (tf->trapno == T_IPI_STOP ||
 		   (tf->trapno == T_NMI && smp_stopping())) {

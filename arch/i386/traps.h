@@ -41,6 +41,10 @@ typedef void (*irq_handler_t)(struct trapframe *tf);
 void idt_init(void);          /* build the IDT (once) */
 void idt_load(void);          /* lidt on this CPU */
 void irq_register(int irq, irq_handler_t h);
+/* Every CPU's periodic tick (timer.h): from the T_LAPIC_TIMER vector
+ * after its EOI, or, on a machine without a local APIC, as IRQ 0's
+ * handler. Calls clock_tick(). */
+void timer_interrupt(struct trapframe *tf);
 const char *trap_name(unsigned trapno);
 void trap(struct trapframe *tf);
 #endif

@@ -10,7 +10,8 @@
  * int $0x80 has an entry of its own, syscall_entry (idt.c points vector
  * 0x80 there), as Linux 2.5's system_call in entry.S: the same frame, but
  * no trap() to sort vectors out; the handler is called straight from the
- * table with the arguments pushed where its arg[] pointer finds them. */
+ * table with the arguments pushed where its arg[] pointer finds them.
+ * It is the kernel's one system-call path (there is no C dispatcher). */
 #include "arch/i386/segment.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/extable.h"
@@ -90,34 +91,66 @@ trap_ret:
 	EXTABLE(9b, 10b)
 
 /* int $0x80 (abi.md section 3): number in %eax, arguments in %ebx %ecx
- * %edx %esi %edi %ebp. The interrupt gate entered with interrupts off;
- * a system call runs with them on. The frame is at the top of the task's
- * kernel stack, where current->tf already points (process.c sets it once:
- * every entry from ring 3 lands there). */
+ * %edx %esi %edi %ebp. This is the only way into a system call: the
+ * in-kernel tests issue int $0x80 too (tests/guest/ktest_signal.c).
+ *
+ * The interrupt gate entered with interrupts off; a system call runs with
+ * them on (sti once the frame is saved). From ring 3 the frame is at the
+ * top of the task's kernel stack, where current->tf already points
+ * (process.c sets it once: every entry from ring 3 lands there).
+ *
+ * Why it is written like this rather than as `trap(tf)` plus a C
+ * dispatcher (make bench's getpid row; docs/benchmarks.md): the handler
+ * is called straight from syscall_table[nr] (syscall.h), and its
+ * `const uint32_t *arg` points at six copies of the argument registers
+ * pushed below the frame, in the i386 argument order. pushal stores them
+ * in another order (edi esi ebp esp ebx edx ecx eax, trapframe.h), so
+ * arg cannot point into the frame itself. The stack then reads, from
+ * %esp up:
+ *
+ *      arg pointer | ebx ecx edx esi edi ebp | struct trapframe
+ *      (1 word)      (SYSCALL_NARGS words)     (at %ebx)
+ *
+ * which is SYSCALL_ARGS_BYTES = (1 + SYSCALL_NARGS) * 4 = 28 bytes that
+ * are dropped in one addl before trap_ret. */
+#define SYSCALL_ARGS_BYTES ((1 + SYSCALL_NARGS) * 4)
+	.if SYSCALL_NARGS != 6
+	.error "syscall_entry pushes six argument registers: SYSCALL_NARGS must be 6"
+	.endif
 	.globl syscall_entry
 	.type syscall_entry, @function
 syscall_entry:
 	pushl $0                  /* err */
 	pushl $T_SYSCALL          /* trapno */
 	SAVE_FRAME
-	movl %esp, %ebx           /* tf, in a register calls preserve */
+	/* %ebx is callee-saved in the C ABI: it keeps tf across both calls
+	 * below. (The user's %ebx is safe in the frame, at TF_EBX.) */
+	movl %esp, %ebx
 	sti
+	/* The handler in %eax: syscall_table[nr], or sys_ni_syscall (-ENOSYS)
+	 * for a number past the table (the unsigned compare also catches a
+	 * negative %eax). The out-of-range case jumps out of line, at 2:, so
+	 * the common path falls straight through. */
 	cmpl $NR_SYSCALLS, %eax
 	jae 2f
 	movl syscall_table(,%eax,4), %eax
-1:	/* arg[0..5] for the handler: six words, %ebx's lowest */
+1:	/* arg[0..5] for the handler, arg[0] (%ebx) at the lowest address */
 	pushl TF_EBP(%ebx)
 	pushl TF_EDI(%ebx)
 	pushl TF_ESI(%ebx)
 	pushl TF_EDX(%ebx)
 	pushl TF_ECX(%ebx)
 	pushl TF_EBX(%ebx)
-	pushl %esp                /* const uint32_t *arg */
+	pushl %esp                /* const uint32_t *arg: push %esp stores
+				   * %esp as it was before the push (SDM
+				   * Vol. 2B PUSH), the address of arg[0] */
 	call *%eax
 	movl %eax, TF_EAX(%ebx)   /* the result, or -errno */
+	/* The arg pointer's slot becomes return_to_user_prepare's argument,
+	 * tf, instead of a pop and a push. */
 	movl %ebx, (%esp)
 	call return_to_user_prepare     /* reschedule, signals; ends with cli */
-	addl $28, %esp
+	addl $SYSCALL_ARGS_BYTES, %esp  /* arg pointer and the six copies */
 	jmp trap_ret
 2:	movl $sys_ni_syscall, %eax      /* a number past the table: -ENOSYS */
 	jmp 1b

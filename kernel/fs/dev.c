@@ -85,9 +85,16 @@ static long console_ioctl_op(struct file *f, unsigned cmd, uint32_t arg)
 	return tty_ioctl(cmd, arg);
 }
 
+static unsigned console_poll_op(struct file *f, struct poll_table *pt)
+{
+	(void)f;
+	return tty_poll(pt);
+}
+
 static const struct file_ops console_fops = {
 	.read = console_read_op,
 	.ioctl = console_ioctl_op,
+	.poll = console_poll_op,
 	.write = console_write_op,
 	.writev = console_writev,
 	.seekable = false,

@@ -213,11 +213,38 @@ static long pipe_ioctl(struct file *f, unsigned cmd, uint32_t arg)
 	return put_user32(arg, len) ? -EFAULT : 0;
 }
 
+/* poll (kernel/fs/poll.c), as Linux's pipe_poll: the read end is
+ * readable with bytes in the ring, hung up with no writer left; the write
+ * end is writable while a PIPE_BUF write would not wait (Linux: a free
+ * slot of its ring of pages), in error with no reader left. */
+static unsigned pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = f->inode->u.pipe;
+	unsigned mask = 0;
+
+	if (f->mode & FMODE_READ)
+		poll_wait(pt, &p->rd_wait);
+	if (f->mode & FMODE_WRITE)
+		poll_wait(pt, &p->wr_wait);
+	spin_lock(&p->lock);
+	if ((f->mode & FMODE_READ) && p->len)
+		mask |= POLLIN | POLLRDNORM;
+	if ((f->mode & FMODE_READ) && !p->writers)
+		mask |= POLLHUP;
+	if ((f->mode & FMODE_WRITE) && PIPE_SIZE - p->len >= PIPE_BUF)
+		mask |= POLLOUT | POLLWRNORM;
+	if ((f->mode & FMODE_WRITE) && !p->readers)
+		mask |= POLLERR;
+	spin_unlock(&p->lock);
+	return mask;
+}
+
 static const struct file_ops pipe_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
 	.ioctl = pipe_ioctl,
+	.poll = pipe_poll,
 	.seekable = false,
 };
 

@@ -7,6 +7,8 @@
  *                     reaches the file itself, even renamed or unlinked
  *                     (Linux's "magic link": busybox re-executes itself
  *                     through it)
+ *   /proc/<pid>/stat, /proc/<pid>/cmdline   what ps reads, as Linux
+ *                     writes them (kernel/fs/proc_pid.c), made at each open
  *   /proc/kstat, /proc/tasks   the kernel's counters and task list, made
  *                     by kernel/kinfo.c at each open (a snapshot)
  *
@@ -24,13 +26,22 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_PIDDIR, P_EXE, P_NKINDS };
+enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE,
+		 P_NKINDS };
 
 #define PID_POS 8               /* readdir position of pid 0 */
 #define PROC_INO(pid, kind) (0x1000u + (uint32_t)(pid) * 8u + (uint32_t)(kind))
+_Static_assert(P_NKINDS <= 8, "PROC_INO gives each pid 8 inode numbers");
 
 static const struct inode_ops root_iops, pid_iops, self_iops, exe_iops, file_iops;
-static const struct file_ops kinfo_fops;
+static const struct file_ops kinfo_fops, pidfile_fops;
+
+/* The entries of a /proc/<pid> directory, in readdir order. */
+static const struct {
+	const char *name;
+	enum proc_kind kind;
+} pid_entries[] = { { "exe", P_EXE }, { "stat", P_STAT }, { "cmdline", P_CMDLINE } };
+#define NR_PID_ENTRIES (sizeof(pid_entries) / sizeof(pid_entries[0]))
 
 static const struct {
 	const char *name;
@@ -185,22 +196,35 @@ static long root_readdir(struct inode *root, uint64_t *pos, readdir_fn fn, void 
 
 static struct inode *pid_lookup(struct inode *dir, const char *name, size_t len, long *err)
 {
-	struct inode *i;
+	struct inode *i = NULL;
+	unsigned k;
 
-	if (len != 3 || memcmp(name, "exe", 3) != 0) {
+	for (k = 0; k < NR_PID_ENTRIES; k++)
+		if (strlen(pid_entries[k].name) == len && memcmp(pid_entries[k].name, name, len) == 0)
+			break;
+	if (k == NR_PID_ENTRIES)
 		*err = -ENOENT;
-		return NULL;
-	}
-	if (!(i = proc_inode(P_EXE, dir->u.proc.pid, S_IFLNK | 0777, &exe_iops, NULL)))
+	else if (pid_entries[k].kind == P_EXE)
+		i = proc_inode(P_EXE, dir->u.proc.pid, S_IFLNK | 0777, &exe_iops, NULL);
+	else
+		i = proc_inode(pid_entries[k].kind, dir->u.proc.pid, S_IFREG | 0444, &file_iops,
+			       &pidfile_fops);
+	if (k < NR_PID_ENTRIES && !i)
 		*err = -ENOMEM;
 	return i;
 }
 
 static long pid_readdir(struct inode *dir, uint64_t *pos, readdir_fn fn, void *ctx)
 {
-	if (emit_dots(dir, pos, fn, ctx) && *pos == 2 &&
-	    fn(ctx, "exe", 3, PROC_INO(dir->u.proc.pid, P_EXE), DT_LNK, 3))
-		*pos = 3;
+	if (!emit_dots(dir, pos, fn, ctx))
+		return 0;
+	for (; *pos >= 2 && *pos < 2 + NR_PID_ENTRIES; (*pos)++) {
+		const char *name = pid_entries[*pos - 2].name;
+		enum proc_kind kind = pid_entries[*pos - 2].kind;
+		if (!fn(ctx, name, strlen(name), PROC_INO(dir->u.proc.pid, kind),
+			kind == P_EXE ? DT_LNK : DT_REG, *pos + 1))
+			return 0;
+	}
 	return 0;
 }
 
@@ -290,6 +314,29 @@ static long kinfo_read(struct file *f, struct iobuf b, size_t n, uint64_t *pos)
 
 static const struct file_ops kinfo_fops = {
 	.open = kinfo_open_op,
+	.release = kinfo_release_op,
+	.read = kinfo_read,
+	.seekable = true,
+};
+
+/* /proc/<pid>/stat and cmdline: a snapshot per open, read like kstat.
+ * As on Linux, root may open them for writing; a write is -EINVAL (no
+ * write op). */
+static long pidfile_open(struct file *f)
+{
+	int err = 0;
+	struct initrd_file *snap;
+
+	snap = f->inode->u.proc.kind == P_STAT ? proc_pid_stat(f->inode->u.proc.pid, &err)
+					       : proc_pid_cmdline(f->inode->u.proc.pid, &err);
+	if (!snap)
+		return err;
+	f->private = snap;
+	return 0;
+}
+
+static const struct file_ops pidfile_fops = {
+	.open = pidfile_open,
 	.release = kinfo_release_op,
 	.read = kinfo_read,
 	.seekable = true,

@@ -49,6 +49,10 @@ struct inode;
 struct file;
 struct dir_entry;
 struct user_iovec;
+struct poll_table;
+struct waitqueue;
+/* poll(2)'s caller queues itself on wq (pt may be NULL: then nothing). */
+void poll_wait(struct poll_table *pt, struct waitqueue *wq);
 
 /* Where a read puts its bytes or a write takes them: user memory (the
  * system calls) or kernel memory (execve, sendfile, tests). */
@@ -100,6 +104,12 @@ struct file_ops {
 	long (*ioctl)(struct file *f, unsigned cmd, uint32_t arg);
 	/* Optional: writev in one piece (the console keeps a line whole). */
 	long (*writev)(struct file *f, const struct user_iovec *iov, int nr);
+	/* Optional (poll(2), kernel/fs/poll.c): the POLL* events ready now,
+	 * after poll_wait(pt, wq) on each wait queue whose wake-up may change
+	 * them. The caller is already TASK_INTERRUPTIBLE: no sleeping here.
+	 * Without it a file is always readable and writable (regular files,
+	 * directories, /proc, /dev/null: Linux's DEFAULT_POLLMASK). */
+	unsigned (*poll)(struct file *f, struct poll_table *pt);
 	bool seekable;              /* false: lseek is -ESPIPE (pipes, ttys) */
 };
 
@@ -172,8 +182,7 @@ struct exe_link {
 extern struct spinlock fs_lock;
 extern struct inode *fs_root;
 /* Backs the "fs_lock held" comments: held, by this CPU. */
-#define fs_lock_assert_held() \
-	ASSERT(fs_lock.locked && fs_lock.owner_cpu == current_thread_info()->cpu)
+#define fs_lock_assert_held() ASSERT(spin_held(&fs_lock))
 
 /* ---- inodes (kernel/fs/inode.c) ---- */
 struct inode *inode_new(uint32_t dev, uint32_t mode, const struct inode_ops *iop,
@@ -243,6 +252,11 @@ extern const struct file_ops ramfs_reg_fops;
 extern const struct file_ops dir_fops;  /* any directory (readdir.c) */
 struct inode *dev_console_inode(void);  /* /dev/console (dev.c) */
 void proc_init(void);                   /* kernel/fs/proc.c */
+/* The text of /proc/<pid>/stat and /proc/<pid>/cmdline, a snapshot freed
+ * by kinfo_release; NULL with *err (-ENOENT, -ENOMEM). kernel/fs/proc_pid.c */
+struct initrd_file;
+struct initrd_file *proc_pid_stat(int pid, int *err);
+struct initrd_file *proc_pid_cmdline(int pid, int *err);
 void dev_init(void);                    /* kernel/fs/dev.c */
 void initramfs_unpack(void);            /* kernel/fs/initramfs.c */
 /* Reads from an inode into kernel memory, for execve (mutex taken). */

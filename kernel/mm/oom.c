@@ -6,7 +6,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
-#include "arch/i386/x86.h"
+#include "arch/i386/irqflags.h"
 #include "lib/string.h"
 
 #define OOM_WAIT_NS (10ull * 1000 * 1000)      /* one tick at 100 Hz */
@@ -31,6 +31,7 @@ static void kill_mm_users_locked(struct mm *mm)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 		if (t->mm != mm || !alive(t) || t->tgid == 1)
@@ -86,7 +87,7 @@ bool out_of_memory(void)
 			rss * (PAGE_SIZE / 1024));
 	/* Only a caller that may sleep waits; one that may not fails its
 	 * allocation, and the victim dies all the same. */
-	if (killed_self || !(read_eflags() & EFLAGS_IF) || !spin_none_held())
+	if (killed_self || irqs_disabled() || !spin_none_held())
 		return false;
 	/* Give the victim time to run its exit and free its pages. */
 	ASSERT(current_thread_info()->preempt_count == 0);

@@ -12,18 +12,18 @@
  * through their kernel mapping (P2V). page_alloc/objcache_alloc take their
  * own irq-safe locks, so allocating under mm->lock is fine. */
 #include "kernel/mm/vm.h"
+#include "kernel/panic.h"
 #include "arch/i386/tlb.h"
-#include "arch/i386/cpu.h"
+#include "arch/i386/mmu_context.h"
 #include "kernel/mm/vm_internal.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/oom.h"
 #include "kernel/mm/page.h"
 #include "kernel/mm/pmm.h"
-#include "arch/i386/paging.h"
 #include "arch/i386/pgtable.h"
-#include "arch/i386/x86.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include "kernel/task.h"         /* tasklist_lock, for mm_put */
 
 static struct objcache mm_cache;
 struct objcache vma_cache;
@@ -39,7 +39,7 @@ void vm_flush_range(struct mm *mm, uint32_t start, uint32_t end)
 	/* This CPU, then every other CPU running one of mm's threads (an
 	 * IPI, as Linux's flush_tlb_range), before the caller frees any
 	 * frame that was mapped there. */
-	if (read_cr3() == V2P(mm->pgdir))
+	if (mm_active_here(mm))
 		tlb_flush_local(start, end);
 	tlb_shootdown(mm, start, end);
 }
@@ -69,16 +69,37 @@ void mm_get(struct mm *mm)
 	__atomic_add_fetch(&mm->users, 1, __ATOMIC_SEQ_CST);
 }
 
+bool mm_get_unless_zero(struct mm *mm)
+{
+	int n = __atomic_load_n(&mm->users, __ATOMIC_SEQ_CST);
+
+	while (n > 0)
+		if (__atomic_compare_exchange_n(&mm->users, &n, n + 1, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return true;
+	return false;
+}
+
 void mm_put(struct mm *mm)
 {
 	uint32_t va = 0, *pte;
+	uint32_t flags;
 
 	if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_SEQ_CST) > 0)
 		return;
+	/* /proc/PID/stat and cmdline find another process's mm under
+	 * tasklist_lock and take a reference with mm_get_unless_zero
+	 * (kernel/fs/proc_pid.c). Its last user has stored another mm or
+	 * NULL in task->mm already, so a reader that takes the lock from now
+	 * on cannot find this one; one that holds it now may be about to
+	 * look at users (and see 0): wait for it to let go (the lock as a
+	 * grace period) before freeing. Nobody calls this holding it. */
+	flags = spin_lock_irqsave(&tasklist_lock);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
 	/* The last user: nobody else can reach mm, so no lock. The CPU must
 	 * not be walking tables we are about to free. */
-	if (read_cr3() == V2P(mm->pgdir))
-		write_cr3(V2P(kernel_pgdir));
+	if (mm_active_here(mm))
+		switch_mm(mm, NULL);
 	for (; (pte = pte_next_page(mm->pgdir, &va, USER_TOP)); va += PAGE_SIZE) {
 		user_page_put(pte_page(*pte));
 		*pte = 0;
@@ -93,32 +114,18 @@ void mm_put(struct mm *mm)
 	objcache_free(&mm_cache, mm);
 }
 
-void mm_activate(struct mm *mm)
-{
-	uint32_t cr3 = V2P(mm ? mm->pgdir : kernel_pgdir);
-
-	/* First say so (a full barrier), then load: a shootdown that misses
-	 * this CPU because it read the old active_mm is harmless, as the CR3
-	 * load below happens after the change and flushes (tlb.c). */
-	__atomic_store_n(&this_cpu()->active_mm, mm, __ATOMIC_SEQ_CST);
-	/* Loading CR3 flushes every non-global TLB entry (SDM 4.10.4.1):
-	 * skip it when this directory is already loaded. */
-	if (read_cr3() != cr3)
-		write_cr3(cr3);
-}
-
 /* ---- one page ---- */
 
 uint32_t vm_pte_for(const struct vma *v, void *page)
 {
-	uint32_t pte = V2P(page);
+	uint32_t pte = mk_pte(page);
 
 	if (!(v->prot & PROT_ACCESS))
 		return pte;             /* held, not present (pgtable.h) */
-	pte |= PTE_P | PTE_U;
+	pte = pte_mkpresent_user(pte);
 	if ((v->prot & PROT_WRITE) &&
 	    ((v->flags & VMA_SHARED) || user_page_refs(page) == 1))
-		pte |= PTE_W;
+		pte = pte_mkwrite(pte);
 	return pte;
 }
 
@@ -165,11 +172,11 @@ static void *page_make_ready(struct mm *mm, const struct vma *v, uint32_t va, bo
 	 * weaker entry faults on it, finds the PTE already good and just
 	 * drops its own stale entry here (SDM Vol. 3A 4.10.4.3). Without
 	 * this, every futex key of a threaded process broadcast an IPI. */
-	*pte = vm_pte_for(v, page) | (old & (PTE_A | PTE_D));
-	if (old & ~*pte & (PTE_P | PTE_W | PTE_U))
+	*pte = pte_keep_young_dirty(vm_pte_for(v, page), old);
+	if (pte_rights_lost(old, *pte))
 		vm_flush_range(mm, va, va + PAGE_SIZE);
 	else
-		invlpg(va);             /* a stale entry of this CPU's own */
+		tlb_flush_one_local(va);        /* a stale entry of this CPU's own */
 	return page;
 }
 
@@ -212,6 +219,7 @@ uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *sh
 	struct vma *v = vma_find(mm, uaddr);
 	void *page;
 
+	/* mm->lock held: vma_find, above, asserts it. */
 	/* Faulting the page in, as Linux's get_user_pages does for futexes:
 	 * the address must be that of the page the task really uses. */
 	if (!access_ok(v, write) || !(page = page_make_ready(mm, v, va, write)))
@@ -302,6 +310,7 @@ void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end)
 	struct unmap_batch b = { .mm = mm, .start = start, .end = end, .n = 0 };
 	uint32_t va = start, *pte, *table;
 
+	ASSERT(spin_held(&mm->lock));
 	for (; (pte = pte_next_page(mm->pgdir, &va, end)); va += PAGE_SIZE) {
 		batch_add(&b, pte_page(*pte));
 		*pte = 0;
@@ -319,6 +328,7 @@ void vm_protect_pages(struct mm *mm, const struct vma *v, uint32_t start, uint32
 {
 	uint32_t va = start, *pte;
 
+	ASSERT(spin_held(&mm->lock));
 	for (; (pte = pte_next_page(mm->pgdir, &va, end)); va += PAGE_SIZE)
 		*pte = vm_pte_for(v, pte_page(*pte));
 	vm_flush_range(mm, start, end);
@@ -342,7 +352,7 @@ static int copy_area_pages(struct mm *dst, struct mm *src, const struct vma *v)
 		if (!(dpte = pte_alloc(dst->pgdir, va)))
 			return -ENOMEM;
 		if (!(v->flags & VMA_SHARED))
-			*spte &= ~(uint32_t)PTE_W;
+			*spte = pte_wrprotect(*spte);
 		user_page_get(pte_page(*spte));
 		*dpte = *spte;
 		dst->rss_pages++;

@@ -19,7 +19,6 @@
 #include "lib/types.h"
 #include "lib/abi.h"
 #include "arch/i386/spinlock.h"
-#include "arch/i386/desc.h"
 
 /* mmap2/mprotect protection bits and mmap2 flags (Linux i386 values). */
 #define PROT_NONE   0x0
@@ -43,6 +42,8 @@ struct vma {
 	struct vma *next;       /* sorted by address, no overlaps */
 };
 
+struct desc;                /* an i386 segment descriptor (arch/i386/desc.h) */
+
 struct mm {
 	uint32_t *pgdir;        /* kernel virtual address, page aligned */
 	int users;              /* tasks sharing it (CLONE_VM); atomic */
@@ -55,6 +56,9 @@ struct mm {
 	struct desc *ldt;
 	uint32_t ldt_entries;
 	uint32_t rss_pages;     /* user pages mapped now (statistics) */
+	/* execve's argument strings on the stack, [arg_start, arg_end):
+	 * /proc/PID/cmdline (Linux's mm->arg_start and arg_end) */
+	uint32_t arg_start, arg_end;
 };
 
 #define USER_STACK_TOP   USER_TOP                  /* 0xC0000000 */
@@ -64,11 +68,14 @@ struct mm {
 void vm_init(void);                     /* the mm and vma caches */
 
 struct mm *mm_create(void);             /* no user mappings; NULL: ENOMEM */
+/* mm_get, unless its last user has put it already (it is being freed):
+ * then false. For a reader that found mm under tasklist_lock (mm_put). */
+bool mm_get_unless_zero(struct mm *mm);
 struct mm *mm_copy(struct mm *src);     /* fork: copy-on-write; NULL: ENOMEM */
 void mm_get(struct mm *mm);             /* one more user (CLONE_VM) */
 void mm_put(struct mm *mm);             /* the last put frees it all */
-void mm_activate(struct mm *mm);        /* load its page directory (CR3);
-					 * NULL loads kernel_pgdir */
+/* Running an mm on a CPU (CR3, active_mm) is switch_mm's, in
+ * arch/i386/mmu_context.h. */
 
 /* Adds an area [start, start+len) (page aligned, inside user space,
  * not overlapping another): 0, -EINVAL or -ENOMEM. */
@@ -104,12 +111,8 @@ uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write);
 uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *shared);
 
 /* Drops stale TLB entries for [start, end) of mm after its PTEs changed:
- * today this CPU's, when mm is the loaded CR3; the one place SMP TLB
- * shootdown goes. */
+ * this CPU's, when it runs mm (mm_active_here), and every other CPU's
+ * that does; the one place SMP TLB shootdown goes. */
 void vm_flush_range(struct mm *mm, uint32_t start, uint32_t end);
-
-/* Loads mm's LDT (or none) into this CPU's GDT entry 15 and LDTR. */
-struct cpu;
-void ldt_load(struct mm *mm, struct cpu *c);
 
 #endif

@@ -27,6 +27,7 @@ static uint32_t page_up(uint32_t a)
 
 struct vma *vma_find(struct mm *mm, uint32_t addr)
 {
+	ASSERT(spin_held(&mm->lock));
 	for (struct vma *v = mm->vmas; v; v = v->next)
 		if (addr < v->end)
 			return addr >= v->start ? v : NULL;
@@ -91,6 +92,7 @@ static void split_at(struct mm *mm, uint32_t addr, struct spares *s)
 {
 	struct vma *v = vma_find(mm, addr), *n;
 
+	ASSERT(spin_held(&mm->lock));
 	if (!v || v->start == addr)
 		return;
 	n = spare_take(s);
@@ -104,6 +106,7 @@ static void insert_area(struct mm *mm, struct vma *n)
 {
 	struct vma **pp = &mm->vmas;
 
+	ASSERT(spin_held(&mm->lock));
 	while (*pp && (*pp)->start < n->start)
 		pp = &(*pp)->next;
 	n->next = *pp;
@@ -114,6 +117,7 @@ static void merge_areas(struct mm *mm)
 {
 	struct vma *v = mm->vmas, *n;
 
+	ASSERT(spin_held(&mm->lock));
 	while (v && (n = v->next)) {
 		if (v->end == n->start && v->prot == n->prot && v->flags == n->flags) {
 			v->end = n->end;
@@ -131,6 +135,7 @@ static void remove_range(struct mm *mm, uint32_t start, uint32_t end, struct spa
 {
 	struct vma **pp = &mm->vmas, *v;
 
+	ASSERT(spin_held(&mm->lock));
 	vm_unmap_pages(mm, start, end);
 	split_at(mm, start, s);
 	split_at(mm, end, s);
@@ -148,6 +153,7 @@ static void remove_range(struct mm *mm, uint32_t start, uint32_t end, struct spa
 static void add_area(struct mm *mm, struct vma *n, uint32_t start, uint32_t end,
 		     uint32_t prot, uint32_t flags)
 {
+	ASSERT(spin_held(&mm->lock));
 	n->start = start;
 	n->end = end;
 	n->prot = prot;

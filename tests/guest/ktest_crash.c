@@ -74,6 +74,20 @@ KTEST(crash_sleep_spinlock, schedule_with_spinlock_held)
 	ktest_fail(__FILE__, __LINE__, "schedule() with a spinlock held did not panic");
 }
 
+/* A "tasklist_lock held" comment is an assertion (spin_held): task_find
+ * called without the lock must panic, naming the lock and the function,
+ * rather than read pid_table while a clone or an exit changes it. */
+__attribute__((noinline)) static struct task *crash_find_unlocked(void)
+{
+	return task_find(1);
+}
+
+KTEST(crash_lock_not_held, task_find_without_tasklist_lock)
+{
+	crash_find_unlocked();
+	ktest_fail(__FILE__, __LINE__, "task_find without tasklist_lock did not panic");
+}
+
 /* Recursion with 1 KiB frames on a kernel thread's stack (a guarded one:
  * arch/i386/kstack.h) runs into the guard page: the double-fault task
  * reports "kernel stack overflow" with the recursion's backtrace. The

@@ -37,6 +37,22 @@ KTEST(selfcheck, freed_task_is_poisoned)
 		KCHECK_EQ(w[i], POISON_WORD);
 }
 
+/* spin_held (arch/i386/spinlock.h), what the "lock held" assertions
+ * use: true only while this CPU holds the lock. A lock another CPU holds
+ * (made by hand here: locked, another owner) is not held by this one. */
+KTEST(selfcheck, spin_held_means_held_by_this_cpu)
+{
+	static struct spinlock l = SPINLOCK_INIT("selfcheck");
+	struct spinlock other = { 1, "other cpu's", current_thread_info()->cpu + 1 };
+
+	KCHECK(!spin_held(&l));
+	spin_lock(&l);
+	KCHECK(spin_held(&l));
+	spin_unlock(&l);
+	KCHECK(!spin_held(&l));
+	KCHECK(!spin_held(&other));
+}
+
 static void exit_at_once(void *arg)
 {
 	(void)arg;

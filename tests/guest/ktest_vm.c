@@ -36,7 +36,7 @@ VM_TEST(put_of_the_loaded_mm_goes_back_to_kernel_pgdir)
 	current->mm = c->saved_mm;
 	vm_drop(c, mm);
 	KCHECK_EQ(read_cr3(), V2P(kernel_pgdir));
-	mm_activate(NULL);
+	switch_mm(this_cpu()->active_mm, NULL);
 	KCHECK_EQ(read_cr3(), V2P(kernel_pgdir));
 }
 

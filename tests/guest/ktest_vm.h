@@ -27,6 +27,7 @@
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/page.h"
 #include "kernel/mm/pmm.h"
+#include "arch/i386/mmu_context.h"
 #include "arch/i386/paging.h"
 #include "arch/i386/pgtable.h"
 #include "arch/i386/uaccess.h"
@@ -47,7 +48,7 @@ struct vm_ctx {
 	struct objcache *cache[MAX_CACHES];
 	uint32_t inuse[MAX_CACHES];
 	struct mm *saved_mm;
-	uint32_t saved_cr3;
+	struct mm *saved_active;        /* this CPU's active_mm at vm_begin */
 	struct mm *mms[MAX_MMS];        /* put by vm_end if still set */
 };
 

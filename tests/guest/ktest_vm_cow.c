@@ -67,7 +67,7 @@ VM_TEST(cow_three_generations)
 	KCHECK_EQ(refs_at(b, A), 1);
 	vm_enter(a);
 	current->mm = NULL;
-	mm_activate(NULL);
+	switch_mm(this_cpu()->active_mm, NULL);
 	vm_drop(c, a);                                          /* a goes first */
 	KCHECK_EQ(refs_at(g, A), 1);
 	vm_enter(g);

@@ -11,7 +11,7 @@ void vm_begin(struct vm_ctx *c)
 		c->cache[c->ncaches] = oc;
 		c->inuse[c->ncaches++] = oc->nr_inuse;
 	}
-	c->saved_cr3 = read_cr3();
+	c->saved_active = this_cpu()->active_mm;
 	if (current)
 		c->saved_mm = current->mm;
 }
@@ -38,14 +38,14 @@ void vm_drop(struct vm_ctx *c, struct mm *mm)
 void vm_enter(struct mm *mm)
 {
 	current->mm = mm;
-	mm_activate(mm);
+	switch_mm(this_cpu()->active_mm, mm);
 }
 
 void vm_end(struct vm_ctx *c)
 {
 	if (current)
 		current->mm = c->saved_mm;
-	write_cr3(c->saved_cr3);
+	switch_mm(this_cpu()->active_mm, c->saved_active);
 	for (int i = 0; i < MAX_MMS; i++)
 		if (c->mms[i])
 			mm_put(c->mms[i]);

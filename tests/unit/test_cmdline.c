@@ -283,3 +283,19 @@ TEST(fpu_mode_words)
 	CHECK(!c.fpu_lazy);
 	CHECK_EQ_U(c.nunknown, 2);
 }
+
+TEST(trace_word)
+{
+	struct cmdline c;
+
+	cmdline_parse(&c, "build/kernel.elf init=/bin/t");
+	CHECK(!c.trace);                        /* off by default */
+	cmdline_parse(&c, "init=/bin/t trace");
+	CHECK(c.trace);
+	CHECK_EQ_U(c.nunknown, 0);
+	cmdline_parse(&c, "trace=1 tracer");
+	CHECK(!c.trace);
+	CHECK_EQ_U(c.nunknown, 2);
+	cmdline_parse(&c, "init=/bin/t -- trace");
+	CHECK(!c.trace);                        /* init's argument, not ours */
+}

@@ -10,9 +10,9 @@
  *   PASS unit/<binary>.<test>
  *   FAIL unit/<binary>.<test>: <file>:<line>: <what failed>
  *
- * and exits 1 if any test failed, else 0. A failed CHECK records the
- * failure and lets the test go on, so one run shows the first failure and
- * how many more there were.
+ * and exits 1 if any test failed, else 0. A failed CHECK ends its test
+ * at once, even from a helper function (unit_fail does not return): the
+ * tree's one rule for every test dialect, docs/contributing.md "Tests".
  *
  * This header includes no libc header on purpose: the string and format
  * tests compile lib/ code under renames (-Dmemcpy=spindle_memcpy, see
@@ -31,7 +31,7 @@ struct unit_test {
 
 void unit_register(struct unit_test *t);
 void unit_fail(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), noreturn));
 /* NULL-safe comparisons, done in unit_main.c with the host's libc. */
 bool unit_str_eq(const char *a, const char *b);
 bool unit_mem_eq(const void *a, const void *b, size_t n);

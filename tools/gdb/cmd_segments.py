@@ -126,8 +126,8 @@ Usage: spindle ldt [TID]
 
 TID defaults to the current task. The LDT belongs to the address space
 (struct mm: ldt, ldt_entries), so the threads of a process share it;
-switch_to points GDT entry 15 at it (ldt_load) when the address space
-changes. Selectors into the LDT have the TI bit: index * 8 + 4 + 3."""
+switch_to, through switch_mm, points GDT entry 15 at it (ldt_load) when
+the address space changes. Selectors into the LDT have the TI bit: index * 8 + 4 + 3."""
 
     def __init__(self):
         super().__init__("spindle ldt", gdb.COMMAND_DATA)

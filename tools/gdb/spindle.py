@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-MODULES = ["cmd_segments", "cmd_sched", "cmd_switch", "cmd_fpu"]
+MODULES = ["cmd_segments", "cmd_sched", "cmd_switch", "cmd_fpu", "cmd_trace"]
 
 
 class Spindle(gdb.Command):
@@ -32,6 +32,7 @@ class Spindle(gdb.Command):
   spindle futex              futex wait queues and waiters
   spindle cache              the per-CPU task cache and its counters
   spindle fpu TID            a task's x87/SSE state, decoded
+  spindle trace [N]          the last N events of the tracer's rings
   spindle break-switch [--tls-differs]
                              stop in switch_to around load_TLS
 

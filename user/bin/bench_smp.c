@@ -200,7 +200,7 @@ static uint32_t bench_wake(struct row *r, int n) { return round_trips(r, n, 1, t
 
 static volatile int child_done;
 static volatile int remote_runs;        /* children that ran off main's CPU */
-static uint32_t home_gdt;
+static volatile uint32_t home_gdt;      /* main's CPU (its GDT) at the clone */
 
 static void remote_child(void *arg)
 {
@@ -222,10 +222,13 @@ static uint32_t bench_remote_create(struct row *r, int n)
 		fail(r, "sched_setaffinity");
 		return 0;
 	}
-	home_gdt = this_gdt();
 	remote_runs = 0;
 	t0 = rdtsc();
 	for (int i = 0; i < n; i++) {
+		/* Main may itself have moved to cpu1 while it slept or
+		 * yielded (its mask allows it, and an idle CPU pulls queued
+		 * work): "off main's CPU" is off the one it clones from. */
+		home_gdt = this_gdt();
 		*release_word(1) = 1;
 		long tid = bench_clone(THREAD_FLAGS, stacks[1] + STACK, &ptid, NULL,
 				       remote_child, NULL);
@@ -239,10 +242,16 @@ static uint32_t bench_remote_create(struct row *r, int n)
 			relax();
 			sys_yield();
 		}
+		/* It still counts on its CPU's queue until its last
+		 * schedule(), a little after that word (exit.c): a clone at
+		 * once would find both CPUs equally loaded and stay here.
+		 * One more turn for it (pause hands QEMU's vCPU turn on). */
+		relax();
+		sys_yield();
 	}
 	t1 = rdtsc();
 	pin(1);
-	/* Placement picks the least loaded allowed CPU: the idle cpu1,
+	/* Placement picks the least loaded allowed CPU: the idle one,
 	 * unless a tick's work happens to sit there at that moment. */
 	if (remote_runs < n / 2) {
 		fail(r, "only %d of %d threads started off main's CPU", remote_runs, n);

@@ -454,6 +454,7 @@ static void c_random(struct fz_task *t)
 		178 /* rt_sigqueueinfo */, 190 /* vfork */, 238 /* tkill */,
 		335 /* rt_tgsigqueueinfo */, 424 /* pidfd_send_signal */, 63 /* dup2 */,
 		330 /* dup3 */, 41 /* dup */, 5, 295 /* openat */,
+		168 /* poll: like pause, poll(NULL, 0, -1) sleeps until a signal */,
 	};
 	uint32_t nr, a[6];
 

@@ -22,6 +22,7 @@
 #define USER_TESTS_SMP_H
 
 #include "thr.h"
+#include "segs.h"
 
 #define SMP_MAX_CPUS 8                  /* abi.md section 1: 1 to 8 CPUs */
 #define SMP_MAX_THREADS 16
@@ -69,26 +70,7 @@ static struct user_desc smp_tls_desc(unsigned entry, const void *base)
 				   .useable = 1 };
 }
 
-#define SMP_SEL(entry) ((entry) * 8 + 3)        /* a GDT selector, RPL 3 */
-
-static inline void smp_set_gs(unsigned sel) { __asm__ volatile("movw %w0, %%gs" : : "r"(sel)); }
-static inline void smp_set_fs(unsigned sel) { __asm__ volatile("movw %w0, %%fs" : : "r"(sel)); }
-
-static inline unsigned smp_gs_word(void)
-{
-	unsigned v;
-
-	__asm__ volatile("movl %%gs:0, %0" : "=r"(v));
-	return v;
-}
-
-static inline unsigned smp_fs_word(void)
-{
-	unsigned v;
-
-	__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
-	return v;
-}
+/* Selectors and %fs/%gs: segs.h (GDT_SEL, set_gs, gs_word, ...). */
 
 /* Starts fn(arg) as a thread of this process (exit signal 0, so joined
  * with __WCLONE) on pool stack i, with *tls installed by CLONE_SETTLS

@@ -18,7 +18,8 @@
  *     int main(void) { RUN(wait_status); return t_exit_code(); }
  *
  * The EXPECT macros print the FAIL line and leave the case at the first
- * failed check (a case stops at its first failure; the next case runs).
+ * failed check (a case stops at its first failure; the next case runs):
+ * the rule of every test dialect here, docs/contributing.md "Tests".
  * A case that ends without a failure prints PASS. Children forked by a
  * case report through their exit status (child_status() and
  * EXPECT_STATUS), never by printing results.

@@ -15,8 +15,8 @@
 #define T_PROG "t_abi_ldt"
 #include "t.h"
 #include "thr.h"
+#include "segs.h"
 
-#define LDT_SEL(i) ((unsigned)(i) * 8 | 4 | 3)
 #define DATA32(e, base) ((struct user_desc){ (e), (unsigned)(base), 0xfffff, 1, 0, 0, 1, 0, 0 })
 #define EMPTY(e) ((struct user_desc){ (e), 0, 0, 0, 0, 1, 0, 1, 0 })   /* LDT_empty */
 
@@ -27,22 +27,14 @@ static long ldt_write(struct user_desc d)
 
 static volatile int wa = 0x0aaa0002, wb = 0x0bbb0002, wc = 0x0ccc0002;
 
-static int fs_word_no_reload(void)
-{
-	int v;
-
-	__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
-	return v;
-}
-
 TEST(rewriting_the_loaded_entry_takes_effect_at_once)
 {
 	EXPECT_EQ(ldt_write(DATA32(2, &wa)), 0);
-	__asm__ volatile("movw %w0, %%fs" : : "r"(LDT_SEL(2)));
-	EXPECT_EQ(fs_word_no_reload(), 0x0aaa0002);
+	set_fs(LDT_SEL(2));
+	EXPECT_EQ((int)fs_word(), 0x0aaa0002);
 	EXPECT_EQ(ldt_write(DATA32(2, &wb)), 0);        /* %fs still names entry 2 */
-	int v = fs_word_no_reload();
-	__asm__ volatile("movw %w0, %%fs" : : "r"(0));
+	int v = (int)fs_word();
+	set_fs(0);
 	EXPECT(v == 0x0bbb0002, "%%fs:0 right after the rewrite = %#x, want the new 0x0bbb0002", v);
 	EXPECT_EQ(ldt_write(EMPTY(2)), 0);
 }
@@ -64,10 +56,10 @@ static int watcher_fn(void *arg, const struct thr_regs *r)
 	int v = 0;
 
 	(void)r;
-	__asm__ volatile("movw %w0, %%fs" : : "r"(LDT_SEL(3)));
+	set_fs(LDT_SEL(3));
 	w->ready = 1;
 	while (!w->give_up) {
-		__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
+		v = fs_word();
 		if (v == w->want) {
 			w->seen = 1;
 			break;
@@ -75,7 +67,7 @@ static int watcher_fn(void *arg, const struct thr_regs *r)
 		if (w->syscalls)
 			raw_sched_yield();
 	}
-	__asm__ volatile("movw %w0, %%fs" : : "r"(0));
+	set_fs(0);
 	return 0;
 }
 
@@ -156,7 +148,7 @@ static int exec_with_an_ldt(long unused)
 	(void)unused;
 	if (ldt_write(DATA32(3, &wa)) != 0 || ldt_write(DATA32(1, &wb)) != 0)
 		return 90;
-	__asm__ volatile("movw %w0, %%fs" : : "r"(LDT_SEL(3)));
+	set_fs(LDT_SEL(3));
 	raw_execve("/tests/t_abi_ldt", argv, envp);
 	return 91;
 }

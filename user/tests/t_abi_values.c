@@ -10,6 +10,7 @@
 #define T_PROG "t_abi_values"
 #include "t.h"
 #include "thr.h"
+#include "segs.h"
 
 #define STACK 16384
 static char stk[4][STACK] __attribute__((aligned(16)));
@@ -183,8 +184,7 @@ static int look_fn(void *arg, const struct thr_regs *r)
 	seen.pid = raw_getpid();
 	seen.tid = raw_gettid();
 	if (arg) {
-		__asm__ volatile("movw %w1, %%gs\n\tmovl %%gs:0, %0\n\tmovw %w2, %%gs"
-				 : "=&r"(v) : "r"(0x3b), "r"(0));
+		v = gs_word_via(0x3b);
 		seen.gs_word = v;
 	}
 	shared_word = 0x5151;

@@ -8,6 +8,7 @@
 #define T_PROG "t_clone"
 #include "t.h"
 #include "thr.h"
+#include "segs.h"
 
 #define STACK 16384
 static char stk[4][STACK] __attribute__((aligned(16)));
@@ -338,7 +339,8 @@ static int nptl_fn(void *arg, const struct thr_regs *r)
 	x->ptid_seen = *(volatile int *)r->edx;
 	x->tid = raw_gettid();
 	x->pid = raw_getpid();
-	__asm__ volatile("movw %w1, %%gs\n\tmovl %%gs:0, %0" : "=r"(v) : "r"(0x33));
+	set_gs(0x33);
+	v = gs_word();
 	x->gs_word = v;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #define T_PROG "t_exec"
 #include "t.h"
 #include "t_exec.h"
+#include "segs.h"
 #include "signal.h"
 #include "sys/mman.h"
 
@@ -123,8 +124,7 @@ static int exec_with_tls(long unused)
 	(void)unused;
 	if (raw_set_thread_area(&d))
 		return 90;
-	unsigned sel = d.entry_number * 8 + 3;
-	__asm__ volatile("movw %w0, %%gs" : : "r"(sel));
+	set_gs(GDT_SEL(d.entry_number));
 	return 100 + (int)-raw_execve(EXEC_CHILD, argv, no_env);
 }
 

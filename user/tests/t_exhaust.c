@@ -11,6 +11,7 @@
  * while memory is short. Booted as init. */
 #define T_PROG "t_exhaust"
 #include "t.h"
+#include "segs.h"
 #include "user/fuzz/fuzz.h"
 #include "signal.h"
 #include "sys/mman.h"
@@ -298,12 +299,13 @@ TEST(full_ldt_8192_entries)
 			if (table[i] == 0)
 				raw_exit_group(23);
 		unsigned sel = ((LDT_ENTRIES - 1) << 3) | 7, v;
-		__asm__ volatile("movw %w1, %%gs\n\tmovl %%gs:0, %0" : "=r"(v) : "r"(sel));
+		set_gs(sel);
+		v = gs_word();
 		if (v != data[0])
 			raw_exit_group(24);
 		long c = raw_fork();
 		if (c == 0) {
-			__asm__ volatile("movl %%gs:0, %0" : "=r"(v));
+			v = gs_word();
 			raw_exit_group(v == data[0] ? 0 : 25);
 		}
 		int st = -1;

@@ -8,12 +8,10 @@
 #include "t.h"
 #include "thr.h"
 #include "udesc.h"
+#include "segs.h"
 
 #define STACK 16384
 static char stk[STACK] __attribute__((aligned(16)));
-
-/* LDT selector of entry i, RPL 3: index << 3 | TI (4) | 3. */
-#define LDT_SEL(i) ((unsigned)(i) * 8 | 4 | 3)
 
 /* The descriptor words the seed's LDT_entry_a/b make (DPL 3, S = 1). */
 static void raw_words(const struct user_desc *d, unsigned w[2])
@@ -27,15 +25,6 @@ static void raw_words(const struct user_desc *d, unsigned w[2])
 static long ldt_write(struct user_desc d)
 {
 	return raw_modify_ldt(MODIFY_LDT_WRITE, &d, sizeof(d));
-}
-
-static int fs_word(unsigned sel)
-{
-	int v;
-
-	__asm__ volatile("movw %w1, %%fs\n\tmovl %%fs:0, %0\n\tmovw %w2, %%fs"
-			 : "=&r"(v) : "r"(sel), "r"(0));
-	return v;
 }
 
 static unsigned buf[65536 / 4 + 64];            /* 64 KiB + a little */
@@ -55,11 +44,11 @@ TEST(read_before_any_write_is_zero_filled)
 TEST(write_then_load_in_fs)
 {
 	EXPECT_EQ(ldt_write(DATA32(5, &va)), 0);
-	EXPECT_EQ(fs_word(LDT_SEL(5)), 0x0aaa0001);
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(5)), 0x0aaa0001);
 	struct user_desc old = DATA32(6, &vb);
 	EXPECT_EQ(raw_modify_ldt(MODIFY_LDT_WRITE_OLD, &old, sizeof(old)), 0);
-	EXPECT_EQ(fs_word(LDT_SEL(6)), 0x0bbb0002);
-	EXPECT_EQ(fs_word(LDT_SEL(5)), 0x0aaa0001);
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(6)), 0x0bbb0002);
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(5)), 0x0aaa0001);
 }
 
 TEST(read_returns_raw_descriptors_zero_filled)
@@ -132,7 +121,7 @@ TEST(write_refuses_16bit_conforming_and_big_entries)
 	EXPECT_EQ(buf[14] | buf[15], 0);
 	/* The last entry is fine, and usable. */
 	EXPECT_EQ(ldt_write(DATA32(8191, &vc)), 0);
-	EXPECT_EQ(fs_word(LDT_SEL(8191)), 0x0ccc0003);
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(8191)), 0x0ccc0003);
 	EXPECT_EQ(ldt_write(EMPTY(8191)), 0);
 }
 
@@ -147,7 +136,7 @@ TEST(empty_and_zero_clear)
 	 * the entry stays. */
 	EXPECT_EQ(ldt_write(DATA32(9, &va)), 0);
 	EXPECT_EQ(ldt_write(ZERO(9)), -EINVAL);
-	EXPECT_EQ(fs_word(LDT_SEL(9)), 0x0aaa0001);
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(9)), 0x0aaa0001);
 	/* Old mode: base 0 and limit 0 clear, whatever the other fields. */
 	struct user_desc z = mk(9, 0, 0, 1, 0, 0, 1, 0, 1);
 	EXPECT_EQ(ldt_write(DATA32(9, &va)), 0);
@@ -191,16 +180,16 @@ TEST(fork_copies_the_ldt)
 	EXPECT_EQ(ldt_write(DATA32(3, &va)), 0);
 	long pid = raw_fork();
 	if (pid == 0) {
-		if (fs_word(LDT_SEL(3)) != 0x0aaa0001)
+		if ((int)fs_word_via(LDT_SEL(3)) != 0x0aaa0001)
 			raw_exit_group(1);
 		if (ldt_write(DATA32(3, &vb)) != 0 || ldt_write(DATA32(4, &vc)) != 0)
 			raw_exit_group(2);
-		raw_exit_group(fs_word(LDT_SEL(3)) == 0x0bbb0002 ? 0 : 3);
+		raw_exit_group((int)fs_word_via(LDT_SEL(3)) == 0x0bbb0002 ? 0 : 3);
 	}
 	EXPECT(pid > 0, "fork: %ld", pid);
 	EXPECT_EQ(raw_wait4(pid, &st, 0, NULL), pid);
 	EXPECT_STATUS(st, EXITED(0));
-	EXPECT_EQ(fs_word(LDT_SEL(3)), 0x0aaa0001);     /* the child's changes are its own */
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(3)), 0x0aaa0001);     /* the child's changes are its own */
 	EXPECT_EQ(raw_modify_ldt(MODIFY_LDT_READ, buf, 40), 40);
 	EXPECT_EQ(buf[8] | buf[9], 0);                  /* no entry 4 here */
 }
@@ -210,7 +199,7 @@ static int share_fn(void *arg, const struct thr_regs *r)
 {
 	(void)arg;
 	(void)r;
-	if (fs_word(LDT_SEL(3)) != 0x0aaa0001)
+	if ((int)fs_word_via(LDT_SEL(3)) != 0x0aaa0001)
 		return 1;
 	return ldt_write(DATA32(10, &vc)) == 0 ? 0 : 2;
 }
@@ -224,7 +213,7 @@ TEST(clone_vm_threads_share_the_ldt)
 	EXPECT(tid > 1, "clone returned %ld", tid);
 	EXPECT_EQ(raw_wait4(tid, &st, 0, NULL), tid);
 	EXPECT_STATUS(st, EXITED(0));
-	EXPECT_EQ(fs_word(LDT_SEL(10)), 0x0ccc0003);
+	EXPECT_EQ((int)fs_word_via(LDT_SEL(10)), 0x0ccc0003);
 }
 
 /* A thread holds an LDT selector in %fs while another clears the entry:
@@ -237,12 +226,12 @@ static int holder_fn(void *arg, const struct thr_regs *r)
 	unsigned fs;
 
 	(void)r;
-	__asm__ volatile("movw %w0, %%fs" : : "r"(LDT_SEL(11)));
+	set_fs(LDT_SEL(11));
 	h->loaded = 1;
 	while (!h->cleared)
 		raw_sched_yield();
 	raw_sched_yield();
-	__asm__ volatile("movl %%fs, %0" : "=r"(fs));
+	fs = get_fs();
 	h->fs_after = fs;
 	return 0;
 }

@@ -13,8 +13,7 @@
 #include "t.h"
 #include "thr.h"
 #include "udesc.h"
-
-#define LDT_SEL(i) ((unsigned)(i) * 8 | 4 | 3)
+#include "segs.h"
 
 static volatile int word = 0x6c647431;
 
@@ -68,8 +67,7 @@ TEST(a_readable_code_segment_reads_through_fs)
 	unsigned v;
 
 	EXPECT_EQ(ldt_write(mk(1, (unsigned)&word, 0xfffff, 1, 2, 0, 1, 0, 0)), 0);
-	__asm__ volatile("movw %w1, %%fs\n\tmovl %%fs:0, %0\n\tmovw %w2, %%fs"
-			 : "=&r"(v) : "r"(LDT_SEL(1)), "r"(0));
+	v = fs_word_via(LDT_SEL(1));
 	EXPECT_EQ(v, (unsigned)word);
 }
 
@@ -95,7 +93,7 @@ TEST(a_far_call_through_an_ldt_code_segment)
 
 static int load_fs(long sel)
 {
-	__asm__ volatile("movw %w0, %%fs" : : "r"(sel));
+	set_fs(sel);
 	return 0;
 }
 
@@ -115,10 +113,10 @@ TEST(an_entry_made_not_present_under_a_loaded_fs)
 	unsigned fs;
 
 	EXPECT_EQ(ldt_write(DATA32(5, &word)), 0);
-	__asm__ volatile("movw %w0, %%fs" : : "r"(LDT_SEL(5)));
+	set_fs(LDT_SEL(5));
 	long r = raw_modify_ldt(0x11, &np, sizeof(np));
-	__asm__ volatile("movw %%fs, %w0" : "=r"(fs));
-	__asm__ volatile("movw %w0, %%fs" : : "r"(0));
+	fs = get_fs();
+	set_fs(0);
 	EXPECT_EQ(r, 0);
 	EXPECT(fs == 0 || fs == LDT_SEL(5), "%%fs = %#x", fs);
 }

@@ -11,6 +11,7 @@
 #define T_PROG "t_pthread"
 #include "t.h"
 #include "thr.h"
+#include "segs.h"
 #include "pthread.h"
 #include "pthread_impl.h"      /* struct pthread's tid, atomic_load */
 #include "sched.h"
@@ -36,20 +37,9 @@ static __thread int tbss_var;                   /* .tbss */
 static __thread char tbss_buf[100];
 static __thread int aligned_var __attribute__((aligned(64))) = 7;
 
-static unsigned gs_sel(void)
-{
-	unsigned v;
-
-	__asm__ volatile("movl %%gs, %0" : "=r"(v));
-	return v & 0xffff;
-}
-
 static void *gs0(void)
 {
-	void *p;
-
-	__asm__ volatile("movl %%gs:0, %0" : "=r"(p));
-	return p;
+	return (void *)gs_word();
 }
 
 /* 0 if this thread sees the initial values of every __thread variable. */
@@ -76,7 +66,7 @@ TEST(main_thread_has_tls)
 	EXPECT(gs0() == (void *)pthread_self(), "%%gs:0 = %p, pthread_self() = %p",
 	       gs0(), (void *)pthread_self());
 	/* One of the three TLS slots, RPL 3, in the GDT. */
-	unsigned sel = gs_sel();
+	unsigned sel = get_gs();
 	EXPECT(sel == 0x33 || sel == 0x3b || sel == 0x43, "%%gs = %#x", sel);
 	memset(&d, 0, sizeof(d));
 	d.entry_number = sel >> 3;
@@ -198,7 +188,7 @@ static void *tls_worker(void *arg)
 
 	r->initial = tls_initial();
 	r->addr = (uintptr_t)&tdata_var;
-	r->gs = gs_sel();
+	r->gs = get_gs();
 	tdata_var = 1000 + i;
 	tdata_str = "mine";
 	tbss_var = 2000 + i;
@@ -227,8 +217,8 @@ TEST(thread_locals_are_per_thread_64_threads)
 		EXPECT(tls_res[i].initial == 0, "thread %d saw non-initial TLS (bits %#x)", i,
 		       tls_res[i].initial);
 		EXPECT(tls_res[i].later == 0, "thread %d lost its own TLS values", i);
-		EXPECT(tls_res[i].gs == gs_sel(), "thread %d %%gs %#x, main %#x", i,
-		       tls_res[i].gs, gs_sel());
+		EXPECT(tls_res[i].gs == get_gs(), "thread %d %%gs %#x, main %#x", i,
+		       tls_res[i].gs, get_gs());
 		for (int j = 0; j < i; j++)
 			EXPECT(tls_res[i].addr != tls_res[j].addr, "threads %d and %d share "
 			       "&tdata_var %#lx", i, j, (unsigned long)tls_res[i].addr);

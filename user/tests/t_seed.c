@@ -9,6 +9,7 @@
 #define T_PROG "t_seed"
 #include "t.h"
 #include "thr.h"
+#include "segs.h"
 
 #define STACK 16384
 static char stk[2][STACK] __attribute__((aligned(16)));
@@ -107,7 +108,7 @@ TEST(erratum3_fresh_process_tls_slots_empty)
 			struct user_desc d = DATA32(e, 0x1000 * e);
 			raw_set_thread_area(&d);
 		}
-		__asm__ volatile("movw %w0, %%gs" : : "r"(0x3b));
+		set_gs(0x3b);
 		raw_execve("/tests/t_seed_child", argv, NULL);
 		raw_exit_group(0x7f);
 	}
@@ -298,8 +299,7 @@ static int tls_fn(void *arg, const struct thr_regs *r)
 	for (unsigned e = 6; e <= 8; e++)
 		s->d[e - 6] = get_tls(e);
 	if (s->sel) {
-		__asm__ volatile("movw %w1, %%gs\n\tmovl %%gs:0, %0\n\tmovw %w2, %%gs"
-				 : "=&r"(v) : "r"(s->sel), "r"(0));
+		v = gs_word_via(s->sel);
 		s->gs_word = v;
 	}
 	return 0;
@@ -397,8 +397,7 @@ static int regs9_fn(void *arg, const struct thr_regs *r)
 	s->edx = r->edx;
 	s->esi = r->esi;
 	s->ptid = *(volatile int *)r->edx;
-	__asm__ volatile("movw %w1, %%gs\n\tmovl %%gs:0, %0\n\tmovw %w2, %%gs"
-			 : "=&r"(v) : "r"(0x33), "r"(0));
+	v = gs_word_via(0x33);
 	s->gs_word = v;
 	return 0;
 }

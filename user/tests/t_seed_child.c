@@ -10,6 +10,7 @@
  *   t_seed_child        exits with 0x5e */
 #include "raw.h"
 #include "string.h"
+#include "segs.h"
 
 static int tls_check(unsigned fs, unsigned gs)
 {
@@ -40,7 +41,8 @@ int main(int argc, char **argv)
 {
 	unsigned fs, gs;
 
-	__asm__ volatile("movl %%fs, %0\n\tmovl %%gs, %1" : "=r"(fs), "=r"(gs));
+	fs = get_fs();
+	gs = get_gs();
 	if (argc > 1 && strcmp(argv[1], "tls") == 0)
 		return tls_check(fs, gs);
 	if (argc > 1 && strcmp(argv[1], "sleep") == 0) {

@@ -59,15 +59,15 @@ static int mig_fn(void *arg, const struct thr_regs *r)
 	m->setup = raw_set_thread_area(&d);
 	if (m->setup != 0)
 		return 1;
-	smp_set_gs(SMP_SEL(6));
-	smp_set_fs(SMP_SEL(8));
+	set_gs(GDT_SEL(6));
+	set_fs(GDT_SEL(8));
 	last = smp_cpu();
 	smp_cpuset_add(&m->cpus, last);
 	for (int i = 0; i < m->rounds; i++) {
 		bool moved = false;
 
 		raw_sched_yield();
-		unsigned g = smp_gs_word(), f = smp_fs_word(), c = smp_cpu();
+		unsigned g = gs_word(), f = fs_word(), c = smp_cpu();
 		if (c != last) {
 			m->moves++;
 			smp_cpuset_add(&m->cpus, c);
@@ -81,8 +81,8 @@ static int mig_fn(void *arg, const struct thr_regs *r)
 			m->checked_after_move++;
 		}
 	}
-	smp_set_fs(0);
-	smp_set_gs(0);
+	set_fs(0);
+	set_gs(0);
 	m->done = 1;
 	return 0;
 }
@@ -229,8 +229,8 @@ static int slot_fn(void *arg, const struct thr_regs *r)
 			break;
 		}
 		if (seq == 1)
-			smp_set_gs(SMP_SEL(s->entry));
-		unsigned v = smp_gs_word();
+			set_gs(GDT_SEL(s->entry));
+		unsigned v = gs_word();
 		if (v != tag) {
 			if (v >> 20 == s->id)
 				s->stale++;
@@ -252,7 +252,7 @@ static int slot_fn(void *arg, const struct thr_regs *r)
 		s->moves += c != last;
 		last = c;
 	}
-	smp_set_gs(0);
+	set_gs(0);
 	s->done = 1;
 	return 0;
 }

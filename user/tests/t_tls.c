@@ -8,6 +8,7 @@
 #include "t.h"
 #include "thr.h"
 #include "udesc.h"
+#include "segs.h"
 
 #define STACK 16384
 static char stk[STACK] __attribute__((aligned(16)));
@@ -46,20 +47,8 @@ static void clear_tls(void)
 		struct user_desc d = EMPTY(e);
 		raw_set_thread_area(&d);
 	}
-	__asm__ volatile("movw %w0, %%fs\n\tmovw %w0, %%gs" : : "r"(0));
-}
-
-static int gs_word(void)
-{
-	int v;
-
-	__asm__ volatile("movl %%gs:0, %0" : "=r"(v));
-	return v;
-}
-
-static void load_gs(unsigned sel)
-{
-	__asm__ volatile("movw %w0, %%gs" : : "r"(sel));
+	set_fs(0);
+	set_gs(0);
 }
 
 TEST(alloc_lowest_free_then_esrch)
@@ -193,10 +182,10 @@ TEST(new_descriptor_live_right_after_the_call)
 	struct user_desc a = DATA32(6, &va), b = DATA32(6, &vb);
 
 	EXPECT_EQ(raw_set_thread_area(&a), 0);
-	load_gs(0x33);
-	EXPECT_EQ(gs_word(), 0x0aaa0001);
+	set_gs(0x33);
+	EXPECT_EQ((int)gs_word(), 0x0aaa0001);
 	EXPECT_EQ(raw_set_thread_area(&b), 0);          /* %gs still names slot 6 */
-	EXPECT_EQ(gs_word(), 0x0bbb0002);
+	EXPECT_EQ((int)gs_word(), 0x0bbb0002);
 	clear_tls();
 }
 
@@ -207,14 +196,15 @@ TEST(cleared_slot_in_gs_or_fs_reads_back_0)
 
 	EXPECT_EQ(raw_set_thread_area(&a), 0);
 	EXPECT_EQ(raw_set_thread_area(&b), 0);
-	__asm__ volatile("movw %w0, %%gs\n\tmovw %w1, %%fs" : : "r"(0x33), "r"(0x43));
+	set_gs(0x33);
+	set_fs(0x43);
 	EXPECT_EQ(raw_set_thread_area(&e), 0);
-	__asm__ volatile("movl %%gs, %0" : "=r"(gs));
+	gs = get_gs();
 	EXPECT_EQ(gs, 0);
-	__asm__ volatile("movl %%fs, %0" : "=r"(fs));
+	fs = get_fs();
 	EXPECT_EQ(fs, 0x43);                            /* slot 8 still there */
 	EXPECT_EQ(raw_set_thread_area(&z), 0);
-	__asm__ volatile("movl %%fs, %0" : "=r"(fs));
+	fs = get_fs();
 	EXPECT_EQ(fs, 0);
 	clear_tls();
 }
@@ -225,13 +215,13 @@ static int flip_loop(int want)
 {
 	int bad = 0;
 
-	load_gs(0x3b);
+	set_gs(0x3b);
 	for (int i = 0; i < 2000; i++) {
 		raw_sched_yield();
-		if (gs_word() != want)
+		if ((int)gs_word() != want)
 			bad++;
 	}
-	load_gs(0);
+	set_gs(0);
 	return bad;
 }
 
@@ -264,24 +254,24 @@ TEST(fork_inherits_slots_and_segment_registers)
 	int st = -1;
 
 	EXPECT_EQ(raw_set_thread_area(&a), 0);
-	__asm__ volatile("movw %w0, %%fs" : : "r"(0x43));
+	set_fs(0x43);
 	long pid = raw_fork();
 	if (pid == 0) {
 		int v;
 		struct user_desc b = DATA32(8, &vb), g = get_tls(8);
-		__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
+		v = fs_word();
 		if (g.base_addr != (unsigned)&va || v != 0x0aaa0001)
 			raw_exit_group(1);
 		if (raw_set_thread_area(&b) != 0)
 			raw_exit_group(2);
-		__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
+		v = fs_word();
 		raw_exit_group(v == 0x0bbb0002 ? 0 : 3);
 	}
 	EXPECT(pid > 0, "fork: %ld", pid);
 	EXPECT_EQ(raw_wait4(pid, &st, 0, NULL), pid);
 	EXPECT_STATUS(st, EXITED(0));
 	int v;
-	__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
+	v = fs_word();
 	EXPECT_EQ(v, 0x0aaa0001);                       /* the child's change is its own */
 	EXPECT_DESC(get_tls(8), a);
 	clear_tls();

@@ -7,43 +7,11 @@
 #define T_PROG "t_tls_switch"
 #include "t.h"
 #include "signal.h"
+#include "segs.h"
 
 #define TLS_MIN 6
 #define TLS_MAX 8
-#define SEL(entry) ((entry) * 8 + 3)            /* GDT, RPL 3 */
-#define LDT_SEL(entry) ((entry) * 8 + 4 + 3)    /* LDT (TI), RPL 3 */
 #define ROUNDS 5000
-
-static inline uint32_t gs_word(void)
-{
-	uint32_t v;
-	__asm__ volatile("movl %%gs:0, %0" : "=r"(v));
-	return v;
-}
-
-static inline uint32_t fs_word(void)
-{
-	uint32_t v;
-	__asm__ volatile("movl %%fs:0, %0" : "=r"(v));
-	return v;
-}
-
-static inline unsigned gs_sel(void)
-{
-	unsigned v = 0;
-	__asm__ volatile("movw %%gs, %w0" : "+r"(v));
-	return v;
-}
-
-static inline unsigned fs_sel(void)
-{
-	unsigned v = 0;
-	__asm__ volatile("movw %%fs, %w0" : "+r"(v));
-	return v;
-}
-
-static inline void set_gs(unsigned sel) { __asm__ volatile("movw %w0, %%gs" : : "r"(sel)); }
-static inline void set_fs(unsigned sel) { __asm__ volatile("movw %w0, %%fs" : : "r"(sel)); }
 
 /* A flat 4 GiB, 32-bit, writable data segment at base. */
 static struct user_desc data_desc(unsigned entry, const void *base)
@@ -204,12 +172,12 @@ static int tls_loop(long which)
 	mine[1] = 0xf0000000 | (uint32_t)which << 8 | 0x22;
 	if (raw_set_thread_area(&g) || raw_set_thread_area(&f))
 		return 200;
-	set_gs(SEL(g.entry_number));
-	set_fs(SEL(f.entry_number));
+	set_gs(GDT_SEL(g.entry_number));
+	set_fs(GDT_SEL(f.entry_number));
 	for (int i = 0; i < ROUNDS; i++) {
 		raw_sched_yield();
 		if (gs_word() != mine[0] || fs_word() != mine[1] ||
-		    gs_sel() != SEL(g.entry_number) || fs_sel() != SEL(f.entry_number))
+		    get_gs() != GDT_SEL(g.entry_number) || get_fs() != GDT_SEL(f.entry_number))
 			bad++;
 	}
 	return bad > 255 ? 255 : bad;
@@ -240,7 +208,7 @@ TEST(rewriting_the_slot_in_use_takes_effect_at_once)
 	struct user_desc d = data_desc(-1, &word_a);
 
 	EXPECT_EQ(raw_set_thread_area(&d), 0);
-	set_gs(SEL(d.entry_number));
+	set_gs(GDT_SEL(d.entry_number));
 	EXPECT_EQ(gs_word(), word_a);
 	d.base_addr = (unsigned)&word_b;
 	EXPECT_EQ(raw_set_thread_area(&d), 0);
@@ -257,17 +225,17 @@ static int clear_slot_in_use(long zero_form)
 	struct user_desc d = data_desc(-1, &word_c);
 	if (raw_set_thread_area(&d))
 		return 90;
-	set_gs(SEL(d.entry_number));
+	set_gs(GDT_SEL(d.entry_number));
 	if (gs_word() != word_c)
 		return 91;
 	struct user_desc clear = zero_form ? (struct user_desc){ .entry_number = d.entry_number }
 					   : empty_desc(d.entry_number);
 	if (raw_set_thread_area(&clear))
 		return 92;
-	if (gs_sel() != 0)
+	if (get_gs() != 0)
 		return 1;
 	raw_sched_yield();
-	return gs_sel() != 0 ? 2 : 0;
+	return get_gs() != 0 ? 2 : 0;
 }
 
 TEST(cleared_slot_in_gs_reads_back_0)
@@ -284,7 +252,7 @@ static int read_inherited(long want_entry)
 	struct user_desc got = { .entry_number = (unsigned)want_entry };
 	if (raw_get_thread_area(&got) || got.base_addr != (unsigned)&word_a)
 		return 1;
-	return gs_sel() == (unsigned)SEL(want_entry) && gs_word() == word_a ? 0 : 2;
+	return get_gs() == (unsigned)GDT_SEL(want_entry) && gs_word() == word_a ? 0 : 2;
 }
 
 TEST(fork_inherits_tls)
@@ -292,7 +260,7 @@ TEST(fork_inherits_tls)
 	struct user_desc d = data_desc(-1, &word_a);
 
 	EXPECT_EQ(raw_set_thread_area(&d), 0);
-	set_gs(SEL(d.entry_number));
+	set_gs(GDT_SEL(d.entry_number));
 	long st = child_status(read_inherited, d.entry_number);
 	clear_tls();
 	EXPECT_STATUS(st, EXITED(0));
@@ -362,7 +330,7 @@ TEST(ldt_survives_thousands_of_switches)
 static int read_ldt_inherited(long unused)
 {
 	(void)unused;
-	return fs_sel() == LDT_SEL(0) && fs_word() == ldt_word ? 0 : 1;
+	return get_fs() == LDT_SEL(0) && fs_word() == ldt_word ? 0 : 1;
 }
 
 TEST(fork_inherits_the_ldt)

@@ -1,0 +1,155 @@
+/* kernel/fs/poll.c - poll(2) (abi.md section 9), after Linux's
+ * fs/select.c do_poll.
+ *
+ * poll waits until one of several files is ready, so it sleeps on
+ * several wait queues at once. Each pass over the fds:
+ *   1. the task becomes TASK_INTERRUPTIBLE;
+ *   2. each file's poll op (vfs.h) queues it, with a waiter of its own,
+ *      on the wait queues that matter (poll_wait: a pipe's readers or
+ *      writers, the console's readers) and says what is ready now;
+ *   3. if nothing is, and no signal is pending and time is left, it
+ *      sleeps; any wake-up on any of those queues sets it running;
+ *   4. it leaves every queue (finish_wait) and goes round again.
+ * That is sched.h's pattern (announce, test, sleep) spread over many
+ * queues: a file that becomes ready after its test in step 2 wakes a
+ * task that is already queued, so the wake-up is never lost. A wake-up
+ * that made nothing ready just costs another pass.
+ *
+ * Linux's answers: fds < 0 are skipped (revents 0); an fd that is not
+ * open is POLLNVAL and counts as ready; POLLERR and POLLHUP are reported
+ * whether asked for or not; nfds above RLIMIT_NOFILE is -EINVAL; a
+ * timeout < 0 waits for ever, 0 does not wait. Where Linux would restart
+ * the call after a signal with no handler (ERESTARTNOHAND), Spindle
+ * returns -EINTR, as its other sleeping calls do. */
+#include "kernel/fs/vfs.h"
+#include "kernel/clock.h"
+#include "kernel/file.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/task.h"
+#include "kernel/mm/kmem.h"
+#include "arch/i386/uaccess.h"
+
+/* What a file without a poll op is: always ready (Linux's DEFAULT_POLLMASK). */
+#define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+/* poll_wait calls a file's poll op may make: a FIFO open for reading
+ * and writing waits on both of its queues. */
+#define POLL_QUEUES_PER_FILE 2
+#define NS_PER_MS 1000000ull
+
+struct poll_entry {
+	struct waitqueue *wq;
+	struct waiter w;
+};
+
+struct poll_table {
+	struct poll_entry *entry;
+	unsigned n, max;
+};
+
+void poll_wait(struct poll_table *pt, struct waitqueue *wq)
+{
+	struct poll_entry *e;
+
+	if (!pt)
+		return;
+	/* The table has POLL_QUEUES_PER_FILE entries per fd: a file system
+	 * asking for more is a kernel bug. */
+	ASSERT(pt->n < pt->max);
+	e = &pt->entry[pt->n++];
+	e->wq = wq;
+	e->w = (struct waiter){ current, LIST_INIT(e->w.link) };
+	prepare_to_wait(wq, &e->w, TASK_INTERRUPTIBLE);
+}
+
+/* Leaves every queue of the pass; the task is running again. */
+static void poll_freewait(struct poll_table *pt)
+{
+	for (unsigned k = 0; k < pt->n; k++)
+		finish_wait(pt->entry[k].wq, &pt->entry[k].w);
+	pt->n = 0;
+	current->state = TASK_RUNNING;
+}
+
+/* One fd's revents (queueing the task through pt). */
+static unsigned poll_one(const struct pollfd *p, struct poll_table *pt)
+{
+	struct file *f;
+	unsigned mask;
+
+	if (p->fd < 0)
+		return 0;
+	if (!(f = fd_get(current->files, p->fd)))
+		return POLLNVAL;
+	mask = f->fop && f->fop->poll ? f->fop->poll(f, pt) : DEFAULT_POLLMASK;
+	file_put(f);
+	return mask & ((unsigned)(unsigned short)p->events | POLLERR | POLLHUP);
+}
+
+/* poll on fds already in kernel memory; timeout_ns UINT64_MAX: no limit.
+ * The number of fds with events, 0 on timeout, -EINTR, -ENOMEM. */
+static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t timeout_ns)
+{
+	struct poll_table pt = { NULL, 0, nfds * POLL_QUEUES_PER_FILE };
+	uint64_t now = clock_ns();
+	uint64_t deadline = timeout_ns == UINT64_MAX || now + timeout_ns < now ?
+		UINT64_MAX : now + timeout_ns;
+	long ready;
+
+	if (pt.max && !(pt.entry = kmalloc(pt.max * sizeof(*pt.entry))))
+		return -ENOMEM;
+	for (;;) {
+		ready = 0;
+		current->state = TASK_INTERRUPTIBLE;
+		for (unsigned k = 0; k < nfds; k++) {
+			fds[k].revents = (short)poll_one(&fds[k], &pt);
+			if (fds[k].revents)
+				ready++;
+		}
+		now = clock_ns();
+		if (ready || now >= deadline || signal_pending(current))
+			break;
+		if (deadline == UINT64_MAX)
+			schedule();
+		else
+			schedule_timeout(deadline - now);
+		poll_freewait(&pt);
+	}
+	poll_freewait(&pt);
+	kfree(pt.entry);
+	/* Linux's order: ready fds first, then a signal, then the timeout. */
+	return ready || !signal_pending(current) ? ready : -EINTR;
+}
+
+/* poll(fds, nfds, timeout in ms) */
+SYSCALL(SYS_poll, poll)
+{
+	uint32_t ufds = arg[0];
+	unsigned nfds = arg[1];
+	int timeout_ms = (int)arg[2];
+	struct pollfd *fds = NULL;
+	size_t size = (size_t)nfds * sizeof(*fds);
+	long r;
+
+	if (nfds > nofile_limit())
+		return -EINVAL;
+	if (nfds) {
+		if (!(fds = kmalloc(size)))
+			return -ENOMEM;
+		if (copy_from_user(fds, ufds, size)) {
+			kfree(fds);
+			return -EFAULT;
+		}
+	}
+	r = do_poll(fds, nfds, timeout_ms < 0 ? UINT64_MAX : (uint64_t)timeout_ms * NS_PER_MS);
+	/* Linux writes every revents back, even after -EINTR (its are 0). */
+	for (unsigned k = 0; k < nfds && r != -ENOMEM; k++)
+		if (copy_to_user(ufds + k * sizeof(*fds) + __builtin_offsetof(struct pollfd, revents),
+				 &fds[k].revents, sizeof(fds[k].revents))) {
+			r = -EFAULT;
+			break;
+		}
+	kfree(fds);
+	return r;
+}

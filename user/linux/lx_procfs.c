@@ -1,0 +1,232 @@
+/* user/linux/lx_procfs.c - /proc/<pid>/stat and /proc/<pid>/cmdline as ps
+ * reads them (kernel/fs/proc_pid.c): stat's 52 fields with the ids,
+ * state, thread count and exit signal in their places, for this process,
+ * a child that sleeps and a zombie; cmdline's NUL-separated arguments,
+ * empty for a zombie; a pid that does not exist; no writing (we are
+ * root: open succeeds, write is EINVAL). busybox's
+ * ps skips a process whose stat it cannot read. Each expectation is
+ * Linux 6.1's, checked on Linux. */
+#define _GNU_SOURCE
+#define LX_PROG "lx_procfs"
+#include "lx.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *argv0;
+
+/* The file's bytes, NUL-terminated; its length, or -errno. */
+static long slurp(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	long len = 0, r;
+
+	if (fd < 0)
+		return -errno;
+	while (len < (long)n - 1 && (r = read(fd, buf + len, n - 1 - len)) > 0)
+		len += r;
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+/* stat's fields: f[1] is "(comm)", f[k] is field k+1 of proc(5). */
+static int stat_fields(int pid, char *buf, size_t n, char **f, int max)
+{
+	char path[64];
+	int k = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (slurp(path, buf, n) <= 0)
+		return -1;
+	for (char *s = strtok(buf, " \n"); s && k < max; s = strtok(NULL, " \n"))
+		f[k++] = s;
+	return k;
+}
+
+TEST(self_stat)
+{
+	char buf[1024], *f[64], comm[32];
+	int n = stat_fields(getpid(), buf, sizeof(buf), f, 64);
+
+	snprintf(comm, sizeof(comm), "(%.15s)", strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0);
+	EXPECT_EQ(n, 52);
+	EXPECT_EQ(atoi(f[0]), getpid());
+	EXPECT(strcmp(f[1], comm) == 0, "comm %s, want %s", f[1], comm);
+	EXPECT(strcmp(f[2], "R") == 0, "state %s, want R (reading it)", f[2]);
+	EXPECT_EQ(atoi(f[3]), getppid());
+	EXPECT_EQ(atoi(f[4]), getpgrp());
+	EXPECT_EQ(atoi(f[5]), getsid(0));
+	EXPECT_EQ(atoi(f[19]), 1);              /* num_threads */
+	EXPECT(strtoul(f[22], NULL, 10) > 0, "vsize %s", f[22]);
+	EXPECT(strtoul(f[23], NULL, 10) > 0, "rss %s", f[23]);
+	EXPECT_EQ(atoi(f[37]), SIGCHLD);        /* exit_signal */
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+TEST(threads_are_counted)
+{
+	char buf[1024], *f[64];
+	pthread_t t[3];
+
+	for (int k = 0; k < 3; k++)
+		pthread_create(&t[k], NULL, sleeper, NULL);
+	int n = stat_fields(getpid(), buf, sizeof(buf), f, 64);
+	int threads = n == 52 ? atoi(f[19]) : -1;
+	for (int k = 0; k < 3; k++) {
+		pthread_cancel(t[k]);
+		pthread_join(t[k], NULL);
+	}
+	EXPECT_EQ(n, 52);
+	EXPECT_EQ(threads, 4);
+}
+
+TEST(signal_masks)
+{
+	char buf[1024], *f[64];
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	signal(SIGUSR2, SIG_IGN);
+	int n = stat_fields(getpid(), buf, sizeof(buf), f, 64);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	signal(SIGUSR2, SIG_DFL);
+	EXPECT_EQ(n, 52);
+	EXPECT(strtoul(f[31], NULL, 10) & (1u << (SIGUSR1 - 1)), "blocked %s", f[31]);
+	EXPECT(strtoul(f[32], NULL, 10) & (1u << (SIGUSR2 - 1)), "sigignore %s", f[32]);
+}
+
+TEST(child_and_zombie)
+{
+	char buf[1024], path[64], *f[64];
+	int p[2], status;
+	char c;
+
+	if (pipe(p) < 0)
+		FAIL("pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 1 ? 3 : 4);
+	}
+	close(p[0]);
+	/* Asleep in read once it gets there (at most 5 s on a busy host). */
+	int n = 0, ppid = -1;
+	char state = '?';
+	for (int k = 0; k < 500 && state != 'S'; k++) {
+		if (k)
+			usleep(10000);
+		n = stat_fields(pid, buf, sizeof(buf), f, 64);
+		state = n > 2 ? f[2][0] : '?';
+		ppid = n > 3 ? atoi(f[3]) : -1;
+	}
+	/* Let it exit; it stays a zombie until waited for. */
+	if (write(p[1], "x", 1) != 1)
+		FAIL("write");
+	close(p[1]);
+	/* Until stat says so (at most 5 s): not waitid's WNOWAIT, which
+	 * Spindle does not have. */
+	int nz = 0;
+	char zstate = '?';
+	for (int k = 0; k < 500 && zstate != 'Z'; k++) {
+		if (k)
+			usleep(10000);
+		nz = stat_fields(pid, buf, sizeof(buf), f, 64);
+		zstate = nz > 2 ? f[2][0] : '?';
+	}
+	int zcode = nz == 52 ? atoi(f[51]) : -1;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	long zlen = slurp(path, buf, sizeof(buf));
+	waitpid(pid, &status, 0);
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	long gone = slurp(path, buf, sizeof(buf));
+	EXPECT_EQ(n, 52);
+	EXPECT(state == 'S', "sleeping child's state %c", state);
+	EXPECT_EQ(ppid, getpid());
+	EXPECT_EQ(nz, 52);
+	EXPECT(zstate == 'Z', "zombie's state %c", zstate);
+	EXPECT_EQ(zcode, 3 << 8);               /* exit_code: the wait status */
+	EXPECT_EQ(zlen, 0);                     /* a zombie has no arguments */
+	EXPECT_EQ(gone, -ENOENT);
+}
+
+TEST(cmdline)
+{
+	char buf[1024], path[64];
+	int p[2], status;
+
+	if (pipe(p) < 0)
+		FAIL("pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		dup2(p[0], 0);
+		execl(argv0, argv0, "cmdline-child", "two words", "", "x", (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	/* Once it has exec'd (until then it has our arguments), at most 5 s. */
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	long len = 0;
+	for (int k = 0; k < 500; k++) {
+		if (k)
+			usleep(10000);
+		len = slurp(path, buf, sizeof(buf));
+		if (len > (long)strlen(argv0) + 1)
+			break;
+	}
+	close(p[1]);
+	waitpid(pid, &status, 0);
+	char want[256];
+	int wl = snprintf(want, sizeof(want), "%s%ccmdline-child%ctwo words%c%cx%c",
+			  argv0, 0, 0, 0, 0, 0);
+	EXPECT_EQ(len, wl);
+	EXPECT(memcmp(buf, want, (size_t)wl) == 0, "cmdline differs");
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status 0x%x", status);
+	len = slurp("/proc/self/cmdline", buf, sizeof(buf));
+	EXPECT_EQ(len, (long)strlen(argv0) + 1);
+	EXPECT(strcmp(buf, argv0) == 0, "own cmdline %s", buf);
+}
+
+TEST(errors)
+{
+	char buf[64];
+
+	EXPECT_EQ(slurp("/proc/99999/stat", buf, sizeof(buf)), -ENOENT);
+	EXPECT_EQ(slurp("/proc/self/status-nothing", buf, sizeof(buf)), -ENOENT);
+	/* Root may open them for writing (Linux's permission check), but
+	 * they have no write operation. */
+	int fd = open("/proc/self/stat", O_WRONLY);
+	EXPECT(fd >= 0, "open for writing: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(write(fd, "x", 1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	argv0 = argv[0];
+	if (argc > 1 && strcmp(argv[1], "cmdline-child") == 0) {
+		char c;
+		return read(0, &c, 1) == 0 ? 0 : 1;     /* until the pipe closes */
+	}
+	RUN(self_stat);
+	RUN(threads_are_counted);
+	RUN(signal_masks);
+	RUN(child_and_zombie);
+	RUN(cmdline);
+	RUN(errors);
+	return lx_exit_code();
+}
