@@ -25,6 +25,11 @@
 #   make trace        a scheduler trace of PROG="start-detached 1000" at
 #                     CPUS=4: build/trace.json (Perfetto) and build/trace.svg
 #                     (docs/tracing.md)
+#   make lab LAB=n DEST=dir
+#                     a student tree for lab n in dir: its solutions replaced
+#                     by their stubs (LATER=1: later labs' too); docs/labs/
+#   make grade [LAB=n]
+#                     the labs' tests, points and a score (build/grade.json)
 #   make clean
 #
 # Every target first runs tools/deps.sh with what it needs (build, run,
@@ -94,7 +99,7 @@ INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
 .PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
-	fuzz stress exhaust trace
+	fuzz stress exhaust trace lab grade
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -317,6 +322,22 @@ PROG ?= start-detached 1000
 ICOUNT ?= 1
 trace: all
 	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(PROG)
+# The labs (docs/labs/README.md): make lab writes a student tree, a plain
+# directory (no git history), with lab LAB's marked solutions replaced by
+# their stubs (LATER=1: the later labs' too); make grade runs the labs'
+# tests (tests/labs.py LAB_TESTS), prints points and `Score: X/Y`, writes
+# GRADE_JSON ($(B)/grade.json), and fails below 100%.
+LAB ?=
+DEST ?=
+LATER ?=
+lab:
+	@[ -n "$(LAB)" ] && [ -n "$(DEST)" ] || \
+		{ echo 'usage: make lab LAB=n DEST=dir [LATER=1] (docs/labs/README.md)' >&2; exit 2; }
+	@python3 tools/mklab.py $(if $(LATER),--later) $(LAB) $(DEST)
+
+GRADE_JSON ?= $(B)/grade.json
+grade: all unit-tests | deps-run
+	@SPINDLE_BUILD=$(B) GRADE_JSON=$(GRADE_JSON) python3 tests/labs.py grade $(LAB)
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -113,6 +113,7 @@ static struct futex_bucket *lock_waiter_bucket(struct futex_waiter *w, uint32_t 
 
 long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset)
 {
+	/* LAB 6: BEGIN SOLUTION */
 	struct futex_waiter w = { LIST_INIT(w.link), current, { 0, 0 }, NULL, bitset, false };
 	struct mm *mm = current->mm;
 	struct futex_bucket *b;
@@ -166,6 +167,18 @@ long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset
 	list_del(&w.link);
 	spin_unlock_irqrestore(&b->lock, flags);
 	return timed_out ? -ETIMEDOUT : -EINTR;
+	/* LAB 6: END SOLUTION */
+#if 0 /* LAB 6: STUB */
+	/* Lab 6: check *uaddr == val and queue current in its bucket under
+	 * the bucket's lock, then sleep until woken, signalled or timed out,
+	 * without losing a wake-up (docs/labs/lab6-futex.md). */
+	(void)uaddr;
+	(void)val;
+	(void)deadline;
+	(void)bitset;
+	(void)lock_waiter_bucket;
+	return -ENOSYS;
+#endif /* LAB 6: END STUB */
 }
 
 /* Dequeues and wakes w (its bucket's lock held). */
@@ -205,6 +218,7 @@ static long wake_locked(struct futex_bucket *b, struct futex_key key, uint32_t n
 
 long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
 {
+	/* LAB 6: BEGIN SOLUTION */
 	struct futex_bucket *b;
 	struct futex_key key;
 	uint32_t flags, pa;
@@ -221,6 +235,15 @@ long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
 	spin_unlock_irqrestore(&b->lock, flags);
 	TRACE(TR_FUTEX_WAKE, (uint32_t)current->tid, uaddr, (uint32_t)woken, 0, 0);
 	return woken;
+	/* LAB 6: END SOLUTION */
+#if 0 /* LAB 6: STUB */
+	/* Lab 6: wake up to nr of the waiters queued on uaddr whose bitset
+	 * meets bitset (wake_locked), and say how many. */
+	(void)uaddr;
+	(void)nr;
+	(void)bitset;
+	return -ENOSYS;
+#endif /* LAB 6: END STUB */
 }
 
 /* Both buckets locked, in address order (never twice the same): how

@@ -82,7 +82,9 @@ import tempfile                     # noqa: E402
 import time                         # noqa: E402
 
 DOCS = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs"))
-                              if f.endswith(".md"))
+                              if f.endswith(".md")) + \
+    sorted("docs/labs/" + f for f in os.listdir(os.path.join(ROOT, "docs", "labs"))
+           if f.endswith(".md"))
 PROMPT_RE = re.compile(r"^(\$|\(gdb\)|<bochs:\d+>) (.*)$")
 SESSION_TIMEOUT = 240
 
@@ -520,6 +522,42 @@ COVERED = {
         "docs/tracing.make_trace",
     ("docs/tour.md", 'make qemu-gdb APPEND="trace init=/bin/tls-demo -- 2"'): "docs/tour.gdb",
     ("docs/tour.md", "make gdb"): "docs/tour.gdb",
+    # The labs: make lab and make grade in a temporary directory, as a
+    # teacher would (tests/labs.py), and each handout's GDB session.
+    ("README.md", "make lab LAB=4 DEST=/tmp/lab4 && cd /tmp/lab4 && make grade"):
+        "labs/lab4_stripped (make lab LAB=4, then make grade in it)",
+    ("docs/labs/README.md", "make lab LAB=4 DEST=/tmp/lab4"): "labs/lab4_stripped",
+    ("docs/labs/README.md", "cd /tmp/lab4"): "labs/lab4_stripped",
+    ("docs/labs/README.md", "make grade"): "labs/lab4_stripped",
+    ("docs/labs/lab1-gdt.md", "make grade LAB=1"): "labs/lab1_full",
+    ("docs/labs/lab2-switch.md", "make grade LAB=2"): "labs/lab2_full",
+    ("docs/labs/lab3-tls.md", "make grade LAB=3"): "labs/lab3_full",
+    ("docs/labs/lab4-clone.md", "make grade LAB=4"): "labs/lab4_full",
+    ("docs/labs/lab5-exit.md", "make grade LAB=5"): "labs/lab5_full",
+    ("docs/labs/lab6-futex.md", "make grade LAB=6"): "labs/lab6_full",
+    ("docs/labs/lab7-pthreads.md", "make grade LAB=7"): "labs/lab7_full",
+    ("docs/labs/lab8-tlb.md", "make grade LAB=8"): "labs/lab8_full",
+    ("docs/labs/lab1-gdt.md", "make qemu-gdb"): "docs/lab1-gdt.gdb",
+    ("docs/labs/lab1-gdt.md", "make gdb"): "docs/lab1-gdt.gdb",
+    ("docs/labs/lab2-switch.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'):
+        "docs/lab2-switch.gdb",
+    ("docs/labs/lab2-switch.md", "make gdb"): "docs/lab2-switch.gdb",
+    ("docs/labs/lab3-tls.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/lab3-tls.gdb",
+    ("docs/labs/lab3-tls.md", "make gdb"): "docs/lab3-tls.gdb",
+    ("docs/labs/lab4-clone.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/lab4-clone.gdb",
+    ("docs/labs/lab4-clone.md", "make gdb"): "docs/lab4-clone.gdb",
+    ("docs/labs/lab5-exit.md", 'make qemu-gdb APPEND="init=/bin/start-detached -- 100"'):
+        "docs/lab5-exit.gdb",
+    ("docs/labs/lab5-exit.md", "make gdb"): "docs/lab5-exit.gdb",
+    ("docs/labs/lab6-futex.md", 'make qemu-gdb APPEND="init=/tests/t_futex"'):
+        "docs/lab6-futex.gdb",
+    ("docs/labs/lab6-futex.md", "make gdb"): "docs/lab6-futex.gdb",
+    ("docs/labs/lab7-pthreads.md", 'make qemu-gdb APPEND="init=/tests/t_pthread"'):
+        "docs/lab7-pthreads.gdb",
+    ("docs/labs/lab7-pthreads.md", "make gdb"): "docs/lab7-pthreads.gdb",
+    ("docs/labs/lab8-tlb.md", 'make qemu-gdb SMP=2 APPEND="init=/tests/t_smp_tlb"'):
+        "docs/lab8-tlb.gdb",
+    ("docs/labs/lab8-tlb.md", "make gdb"): "docs/lab8-tlb.gdb",
 }
 
 

@@ -53,6 +53,10 @@ Runs, in order, and prints one line per test, `PASS name` or
                i386 detail (tests/arch_boundary.py)
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
+  labs/...     each lab (docs/labs/): its tests grade 100% here, and its
+               student tree (make lab) is bare of markers and solutions,
+               builds, and grades below 100%; the tree with every stub
+               builds; the marker parser (tests/labs.py)
 
 A boot fails, with its reason and its last lines of output, on a PANIC
 where none was expected, a triple fault (QEMU exits 0 under -no-reboot, or
@@ -92,6 +96,7 @@ import arch_boundary
 from bench_check import bench_smp_repeats
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
+from labs import labs_jobs
 from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
@@ -472,6 +477,7 @@ def main():
     jobs.append(("web/node_iso", web_node, (True,)))
     jobs.append(("web/chromium", web_browser, ()))
     jobs += doc_jobs()
+    jobs += labs_jobs()
     jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
     if args.check_linux:                # instead of all the above
         jobs = [(fn, a) for name, fn, a in busybox_jobs() if sel.job(name)]

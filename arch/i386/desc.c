@@ -21,14 +21,30 @@
 /* The low word is the same for every descriptor kind. */
 static uint32_t desc_word_a(uint32_t base, uint32_t limit)
 {
+	/* LAB 1: BEGIN SOLUTION */
 	return (base & 0xffffu) << 16 | (limit & 0xffffu);
+	/* LAB 1: END SOLUTION */
+#if 0 /* LAB 1: STUB */
+	/* Lab 1: base[15:0] and limit[15:0] (docs/labs/lab1-gdt.md). */
+	(void)base;
+	(void)limit;
+	return 0;
+#endif /* LAB 1: END STUB */
 }
 
 /* The base and limit bits of the high word. */
 static uint32_t desc_word_b(uint32_t base, uint32_t limit)
 {
+	/* LAB 1: BEGIN SOLUTION */
 	return (base & DESC_B_BASE_HIGH) | ((base >> 16) & DESC_B_BASE_MID) |
 	       (limit & DESC_B_LIMIT_HIGH);
+	/* LAB 1: END SOLUTION */
+#if 0 /* LAB 1: STUB */
+	/* Lab 1: base[31:24], base[23:16] and limit[19:16]. */
+	(void)base;
+	(void)limit;
+	return 0;
+#endif /* LAB 1: END STUB */
 }
 
 /* Base 0, limit 0xfffff in 4 KiB pages (4 GiB), 32-bit, present: the
@@ -62,14 +78,28 @@ struct desc desc_system(uint32_t base, uint32_t limit, unsigned type)
 /* The seed's GET_BASE. */
 uint32_t desc_base(const struct desc *d)
 {
+	/* LAB 1: BEGIN SOLUTION */
 	return (d->a >> 16) | (d->b & DESC_B_BASE_MID) << 16 |
 	       (d->b & DESC_B_BASE_HIGH);
+	/* LAB 1: END SOLUTION */
+#if 0 /* LAB 1: STUB */
+	/* Lab 1: the inverse of desc_word_a and desc_word_b's base. */
+	(void)d;
+	return 0;
+#endif /* LAB 1: END STUB */
 }
 
 /* The seed's GET_LIMIT: the raw field, not scaled by G. */
 uint32_t desc_limit(const struct desc *d)
 {
+	/* LAB 1: BEGIN SOLUTION */
 	return (d->a & 0xffffu) | (d->b & DESC_B_LIMIT_HIGH);
+	/* LAB 1: END SOLUTION */
+#if 0 /* LAB 1: STUB */
+	/* Lab 1: the 20-bit limit field, unscaled. */
+	(void)d;
+	return 0;
+#endif /* LAB 1: END STUB */
 }
 
 /* The seed's LDT_entry_a / LDT_entry_b (tls-2.5.31-D9, asm-i386/desc.h):
@@ -142,6 +172,7 @@ static unsigned desc_bit(const struct desc *d, uint32_t mask)
 void desc_to_user(const struct desc *d, unsigned entry_number,
 		  struct user_desc *u)
 {
+	/* LAB 3: BEGIN SOLUTION */
 	/* Erratum 5: D9 copied an uninitialised stack struct out, leaking
 	 * kernel stack bits through the unused bits of the last word.
 	 * memset clears those bits too, which no struct assignment
@@ -164,6 +195,20 @@ void desc_to_user(const struct desc *d, unsigned entry_number,
 	u->limit_in_pages = desc_bit(d, DESC_B_G);
 	u->seg_not_present = !desc_bit(d, DESC_B_PRESENT);
 	u->useable = desc_bit(d, DESC_B_AVL);
+	/* LAB 3: END SOLUTION */
+#if 0 /* LAB 3: STUB */
+	/* Lab 3: the seed's D9 code, errata 2 and 5 and all
+	 * (docs/labs/lab3-tls.md): fix it. */
+	u->entry_number = entry_number;
+	u->base_addr = desc_base(d);
+	u->limit = desc_limit(d);
+	u->seg_32bit = desc_bit(d, DESC_B_G);
+	u->contents = (d->b >> DESC_B_CONTENTS_SHIFT) & 3;
+	u->read_exec_only = !desc_bit(d, DESC_B_WRITABLE);
+	u->limit_in_pages = desc_bit(d, DESC_B_G);
+	u->seg_not_present = !desc_bit(d, DESC_B_PRESENT);
+	u->useable = desc_bit(d, DESC_B_AVL);
+#endif /* LAB 3: END STUB */
 }
 
 /* The seed's LDT_empty. */
@@ -182,6 +227,7 @@ int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 {
 	uint32_t f = ud_flags(u);
 
+	/* LAB 3: BEGIN SOLUTION */
 	/* The common case first, in one test: a 32-bit (a 16-bit segment
 	 * would take the espfix path that Spindle lacks: iret to a 16-bit
 	 * stack leaks the high half of the kernel's %esp), data (contents
@@ -199,6 +245,14 @@ int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 		return 0;
 	}
 	return -EINVAL;                 /* erratum 6 */
+	/* LAB 3: END SOLUTION */
+#if 0 /* LAB 3: STUB */
+	/* Lab 3: D9 installed whatever it was given (erratum 6): refuse
+	 * what hardened Linux's tls_desc_okay refuses, and clear on an
+	 * all-zero or LDT_empty descriptor (docs/labs/lab3-tls.md). */
+	*out = encode_user(u, f);
+	return 0;
+#endif /* LAB 3: END STUB */
 }
 
 /* Linux 6.1's write_ldt (arch/x86/kernel/ldt.c) built without

@@ -25,9 +25,17 @@ void switch_to(struct task *prev, struct task *next);
  * prints switch_to's disassembly to show them. */
 static inline void load_TLS(const struct thread_struct *t, struct cpu *c)
 {
+	/* LAB 2: BEGIN SOLUTION */
 #define C(i) c->gdt[GDT_ENTRY_TLS_MIN + i] = t->tls_array[i]
 	C(0); C(1); C(2);
 #undef C
+	/* LAB 2: END SOLUTION */
+#if 0 /* LAB 2: STUB */
+	/* Lab 2: copy t's three TLS descriptors into c's GDT entries
+	 * GDT_ENTRY_TLS_MIN.. (docs/labs/lab2-switch.md). */
+	(void)t;
+	(void)c;
+#endif /* LAB 2: END STUB */
 }
 
 /* clone's i386 half (Linux's copy_thread), for a child not yet visible:

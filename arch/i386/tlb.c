@@ -31,6 +31,7 @@ static struct {
 static void cross_call(bool all, struct mm *mm,
 		       void (*fn)(struct mm *, uint32_t, uint32_t), uint32_t start, uint32_t end)
 {
+	/* LAB 8: BEGIN SOLUTION */
 	int self, targets[NR_CPUS], n = 0;
 
 	if (ncpus == 1)
@@ -58,6 +59,18 @@ static void cross_call(bool all, struct mm *mm,
 			pause();
 	}
 	spin_unlock(&call_lock);
+	/* LAB 8: END SOLUTION */
+#if 0 /* LAB 8: STUB */
+	/* Lab 8: interrupt every other started CPU that runs mm (or every
+	 * one, if all) with T_IPI_TLB and wait until each has run fn
+	 * (docs/labs/lab8-tlb.md). Doing nothing leaves their TLBs stale. */
+	(void)all;
+	(void)mm;
+	(void)fn;
+	(void)start;
+	(void)end;
+	(void)call_lock;
+#endif /* LAB 8: END STUB */
 }
 
 void mm_cross_call(struct mm *mm, void (*fn)(struct mm *, uint32_t, uint32_t),

@@ -85,6 +85,7 @@ void __pthread_start(void)
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		   void *(*start)(void *), void *arg)
 {
+	/* LAB 7: BEGIN SOLUTION */
 	size_t stack_size = attr ? attr->stacksize : PTHREAD_STACK_DEFAULT;
 	struct pthread *pd;
 	struct user_desc tls;
@@ -117,6 +118,16 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		return EAGAIN;
 	}
 	return 0;
+	/* LAB 7: END SOLUTION */
+#if 0 /* LAB 7: STUB */
+	/* Lab 7: a stack and TLS block (__pthread_alloc), the thread's
+	 * descriptor, then __pthread_clone (docs/labs/lab7-pthreads.md). */
+	(void)thread;
+	(void)attr;
+	(void)start;
+	(void)arg;
+	return ENOSYS;
+#endif /* LAB 7: END STUB */
 }
 
 void pthread_exit(void *result)
@@ -148,6 +159,7 @@ void pthread_exit(void *result)
 
 int pthread_join(pthread_t pd, void **result)
 {
+	/* LAB 7: BEGIN SOLUTION */
 	struct pthread *self = pthread_self();
 	int d, err = 0;
 
@@ -179,6 +191,14 @@ int pthread_join(pthread_t pd, void **result)
 	futex_unlock(&__pthread_lists_lock);
 	__pthread_reclaim();
 	return 0;
+	/* LAB 7: END SOLUTION */
+#if 0 /* LAB 7: STUB */
+	/* Lab 7: wait on pd->done with the futex, then take the result and
+	 * reclaim pd's stack. */
+	(void)pd;
+	(void)result;
+	return ENOSYS;
+#endif /* LAB 7: END STUB */
 }
 
 int pthread_detach(pthread_t pd)
