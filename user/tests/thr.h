@@ -221,7 +221,7 @@ static bool thr_lsl(unsigned sel, unsigned *limit)
 struct thr_kstat {
 	unsigned long frames_free, parked, freed, reused, tasks;
 	int ncaches;
-	struct { char name[24]; unsigned long inuse, slabs; } cache[THR_MAX_CACHES];
+	struct { char name[24]; unsigned long inuse, slabs, pages; } cache[THR_MAX_CACHES];
 };
 
 /* The whole of a /proc file into buf (NUL-terminated); length or -errno. */
@@ -301,6 +301,10 @@ static long thr_kstat(struct thr_kstat *k)
 				s++;
 			if (thr_word(&s, "slabs"))
 				k->cache[c].slabs = thr_num(&s);
+			while (*s == ' ')
+				s++;
+			if (thr_word(&s, "pages"))
+				k->cache[c].pages = thr_num(&s);
 		}
 		while (*s && *s != '\n')
 			s++;
@@ -308,6 +312,42 @@ static long thr_kstat(struct thr_kstat *k)
 			s++;
 	}
 	return seen == 31 && k->ncaches > 0 ? 0 : -EINVAL;
+}
+
+/* The frames the kernel does not hold in an object cache's slab: the
+ * free ones plus every cache's pages. After a workload that gave back
+ * every object, this comes back exactly even when the objects that stay
+ * sit in other slabs than before (a slab is freed only when its last
+ * object is, kernel/mm/kmem.c), which free frames alone need not. */
+__attribute__((unused))
+static unsigned long thr_frames_outside_caches(const struct thr_kstat *k)
+{
+	unsigned long n = k->frames_free;
+
+	for (int i = 0; i < k->ncaches; i++)
+		n += k->cache[i].pages;
+	return n;
+}
+
+/* Whether b gives back all that a had: tasks and every cache's objects
+ * in use, and thr_frames_outside_caches. If not, why says what differs. */
+__attribute__((unused))
+static bool thr_books_same(const struct thr_kstat *a, const struct thr_kstat *b, char *why,
+			   size_t n)
+{
+	if (b->tasks != a->tasks)
+		return snprintf(why, n, "tasks %lu, %lu before", b->tasks, a->tasks), false;
+	if (b->ncaches != a->ncaches)
+		return snprintf(why, n, "%d caches, %d before", b->ncaches, a->ncaches), false;
+	for (int i = 0; i < a->ncaches; i++)
+		if (b->cache[i].inuse != a->cache[i].inuse || strcmp(a->cache[i].name, b->cache[i].name))
+			return snprintf(why, n, "cache %s: %lu objects in use, %lu before",
+					b->cache[i].name, b->cache[i].inuse, a->cache[i].inuse), false;
+	if (thr_frames_outside_caches(b) != thr_frames_outside_caches(a))
+		return snprintf(why, n, "frames outside the caches %lu, %lu before (free %lu, %lu "
+				"before)", thr_frames_outside_caches(b), thr_frames_outside_caches(a),
+				b->frames_free, a->frames_free), false;
+	return true;
 }
 
 /* The STATE letter of tid in /proc/tasks, or 0 if it is not listed. */
