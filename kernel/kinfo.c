@@ -7,6 +7,8 @@
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/oom.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vm.h"
+#include "kernel/fs/vfs.h"
 #include "arch/i386/desc.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
@@ -75,6 +77,9 @@ static void gen_kstat(struct kbuf *b)
 				  (unsigned long long)tc.reused);
 	}
 	kb_printf(b, "tasks %d\n", ntasks);
+	kb_printf(b, "self_rss_pages %u\n", current->mm ? current->mm->rss_pages : 0);
+	kb_printf(b, "fs_pages %u\n", ramfs_data_pages());
+	kb_printf(b, "kmalloc_large_pages %u\n", kmalloc_large_pages());
 	fpu_get_stats(&fs);
 	kb_printf(b, "fpu_mode %s\n", fpu_is_lazy() ? "lazy" : "eager");
 	kb_printf(b, "fpu_nm_traps %llu\n", (unsigned long long)fs.nm_traps);

@@ -25,6 +25,20 @@
 
 static const char zero_page[PAGE_SIZE];
 
+/* The pages that hold files' bytes, for /proc/kstat. */
+static uint32_t data_pages;
+
+uint32_t ramfs_data_pages(void)
+{
+	return __atomic_load_n(&data_pages, __ATOMIC_RELAXED);
+}
+
+static void data_page_free(void *page)
+{
+	__atomic_sub_fetch(&data_pages, 1, __ATOMIC_RELAXED);
+	page_free(page, 0);
+}
+
 uint32_t ramfs_reserve_frames(void)
 {
 	return pmm_total_frames() / 32 + 64;    /* 3% of RAM and 256 KiB */
@@ -79,7 +93,7 @@ static void ramfs_trim(struct inode *i)
 
 	for (uint32_t p = keep; p < i->u.reg.npages; p++)
 		if (i->u.reg.pages[p]) {
-			page_free(i->u.reg.pages[p], 0);
+			data_page_free(i->u.reg.pages[p]);
 			i->u.reg.pages[p] = NULL;
 		}
 	if (n >= i->u.reg.npages)
@@ -147,6 +161,7 @@ static long ramfs_reg_write(struct inode *i, struct iobuf buf, size_t n, uint64_
 				err = -ENOSPC;
 				break;
 			}
+			__atomic_add_fetch(&data_pages, 1, __ATOMIC_RELAXED);
 			memset(page, 0, PAGE_SIZE);
 			i->u.reg.pages[idx] = page;
 		}
@@ -188,7 +203,7 @@ void ramfs_reg_evict(struct inode *i)
 {
 	for (uint32_t p = 0; p < i->u.reg.npages; p++)
 		if (i->u.reg.pages[p])
-			page_free(i->u.reg.pages[p], 0);
+			data_page_free(i->u.reg.pages[p]);
 	kfree(i->u.reg.pages);
 }
 

@@ -37,7 +37,7 @@ static char why[256];
 #define BOOKS_BEFORE() EXPECT_EQ(fz_books_take(&before), 0)
 #define BOOKS_AFTER() do { \
 	EXPECT(fz_kill_rest(&before, why, sizeof(why)) == 0, "%s", why); \
-	EXPECT(fz_books_settle(&before, &after, 20000, false, why, sizeof(why)) == 0, "%s", why); \
+	EXPECT(fz_books_settle(&before, &after, 20000, why, sizeof(why)) == 0, "%s", why); \
 } while (0)
 
 extern char _etext[], _end[];
