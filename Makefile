@@ -301,7 +301,7 @@ stress: all
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) stress -t $(STRESS_SECONDS) $(STRESS_FLAGS)
 
 exhaust: all
-	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) /tests/t_exhaust full
 
 clean:
 	rm -rf $(B) .gdbinit
