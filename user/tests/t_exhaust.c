@@ -250,6 +250,45 @@ TEST(futex_10000_waiters_woken_at_once)
 	EXPECT(woken <= made, "FUTEX_WAKE woke %ld of %d", woken, made);
 }
 
+/* kill(-1, SIGKILL) of a process with 10,000 threads returns at once
+ * and the threads are gone soon after. kill(-1) used to ask, for every
+ * task, whether it was its group's representative by walking the whole
+ * group: 50 million steps here, with tasklist_lock held and interrupts
+ * off, and every dying thread waiting for that lock; pid 1's kill loop
+ * (fz_kill_rest, one kill(-1) every 20 ms) then kept a thread bomb's
+ * threads "runnable" for more than its 30 s (kill_many,
+ * kernel/signal_syscalls.c). 2 s is a deadline, not a speed: the walk
+ * is 10,000 steps now. */
+TEST(kill_of_10000_threads_returns_at_once)
+{
+	int made = 0;
+	long err = 0, r;
+	long long t0, ms;
+
+	BOOKS_BEFORE();
+	memset(sh, 0, sizeof(*sh));
+	if (raw_fork() == 0) {
+		unshare_from_pid1();
+		for (; made < MAX_WAITERS; made++)
+			if ((err = waiter_clone(THREAD_FLAGS, shared_stack + sizeof(shared_stack),
+						&sh->word)) < 0)
+				break;
+		sh->count = made;
+		sh->failed = err < 0 ? (int)err : 1;
+		sleep_for_ever();
+	}
+	wait_failed(120000);
+	fz_sleep_ms(200);               /* the last ones asleep too */
+	t0 = fz_now_ms();
+	r = raw_kill(-1, SIGKILL);
+	ms = fz_now_ms() - t0;
+	printf("t_exhaust: kill(-1) of %d threads: %lld ms\n", sh->count, ms);
+	EXPECT_EQ(r, 0);
+	EXPECT(ms < 2000, "kill(-1, SIGKILL) of %d threads took %lld ms", sh->count, ms);
+	EXPECT(sh->count >= 1000, "only %d threads", sh->count);
+	BOOKS_AFTER();
+}
+
 /* Address space, not memory: 1 MiB at a time, never touched. */
 TEST(mmap_until_enomem)
 {
@@ -352,6 +391,7 @@ int main(int argc, char **argv)
 	RUN(mmap_until_enomem);
 	RUN(full_ldt_8192_entries);
 	RUN(futex_10000_waiters_woken_at_once);
+	RUN(kill_of_10000_threads_returns_at_once);
 	RUN(thread_bomb_ends_in_eagain_or_enomem);
 	RUN(fork_bomb_ends_in_eagain_or_enomem);
 	return t_exit_code();
