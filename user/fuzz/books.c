@@ -84,9 +84,18 @@ static char kbuf[16384];
 
 long fz_kstat(struct fz_books *k)
 {
-	long n = fz_read_file("/proc/kstat", kbuf, sizeof(kbuf));
+	static bool warm;
+	long n;
 	const char *s = kbuf;
 	int seen = 0;
+
+	/* The text is made at open, kbuf written at read: a page of kbuf
+	 * first touched then would be missing from the reading. */
+	if (!warm) {
+		memset(kbuf, 0, sizeof(kbuf));
+		warm = true;
+	}
+	n = fz_read_file("/proc/kstat", kbuf, sizeof(kbuf));
 
 	if (n < 0)
 		return n;
