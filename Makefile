@@ -313,7 +313,7 @@ stress: all
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) stress -t $(STRESS_SECONDS) $(STRESS_FLAGS)
 
 exhaust: all
-	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) t_exhaust full
+	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) /tests/t_exhaust full
 
 # A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
 # under -icount; build/trace.json and build/trace.svg from the console.

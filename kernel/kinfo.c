@@ -9,6 +9,8 @@
 #include "kernel/mm/oom.h"
 #include "kernel/mm/pmm.h"
 #include "arch/i386/process.h"
+#include "kernel/mm/vm.h"
+#include "kernel/fs/vfs.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "lib/format.h"
@@ -78,17 +80,26 @@ static void gen_kstat(struct kbuf *b)
 	kb_printf(b, "tasks %d\n", ntasks);
 	kb_printf(b, "trace_events %llu\n", (unsigned long long)trace_recorded());
 	kb_printf(b, "trace_dropped %llu\n", (unsigned long long)trace_dropped());
+	kb_printf(b, "self_rss_pages %u\n", current->mm ? current->mm->rss_pages : 0);
+	kb_printf(b, "fs_pages %u\n", ramfs_data_pages());
+	kb_printf(b, "kmalloc_large_pages %u\n", kmalloc_large_pages());
 	fpu_get_stats(&fs);
 	kb_printf(b, "fpu_mode %s\n", fpu_is_lazy() ? "lazy" : "eager");
 	kb_printf(b, "fpu_nm_traps %llu\n", (unsigned long long)fs.nm_traps);
 	kb_printf(b, "fpu_restores %llu\n", (unsigned long long)fs.restores);
 	kb_printf(b, "fpu_saves %llu\n", (unsigned long long)fs.saves);
 	kb_printf(b, "fpu_lazy_hits %llu\n", (unsigned long long)fs.lazy_hits);
+	/* pages: the frames the cache's slabs hold. The same objects may
+	 * sit in more or fewer slabs after some churn; what a workload must
+	 * give back exactly is the objects, and frames_free plus every
+	 * cache's pages (docs/reliability.md section 6). */
 	for (struct objcache *c = kmem_caches(); c; c = c->next)
-		kb_printf(b, "cache %s inuse %u slabs %u\n", c->name, c->nr_inuse, c->nr_slabs);
+		kb_printf(b, "cache %s inuse %u slabs %u pages %u\n", c->name, c->nr_inuse,
+			  c->nr_slabs, c->nr_slabs << c->order);
 	/* Kernel stacks are not an object cache (arch/i386/kstack.h), but
 	 * read as one: a stack and its two frames, one "slab" each. */
-	kb_printf(b, "cache kstack inuse %u slabs %u\n", kstack_inuse(), kstack_inuse());
+	kb_printf(b, "cache kstack inuse %u slabs %u pages %u\n", kstack_inuse(), kstack_inuse(),
+		  2 * kstack_inuse());
 }
 
 static const char *state_name(enum task_state s)

@@ -101,6 +101,7 @@ struct task {
 	int exit_code;                  /* a wait status (abi.md section 3) */
 	bool group_exiting;             /* exit_group/fatal signal under way */
 	int group_exit_code;            /* the status every thread reports */
+	uint32_t kill_seq;              /* leader: the last kill_many that signalled the group */
 	/* Set, on every other task of the group, by a thread whose execve
 	 * is ending them (Linux's signal->group_exit_task; kernel/exec.c
 	 * de_thread): they exit without a signal to anyone, and wake it. */

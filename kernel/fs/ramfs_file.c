@@ -25,6 +25,20 @@
 
 static const char zero_page[PAGE_SIZE];
 
+/* The pages that hold files' bytes, for /proc/kstat. */
+static uint32_t data_pages;
+
+uint32_t ramfs_data_pages(void)
+{
+	return __atomic_load_n(&data_pages, __ATOMIC_RELAXED);
+}
+
+static void data_page_free(void *page)
+{
+	__atomic_sub_fetch(&data_pages, 1, __ATOMIC_RELAXED);
+	page_free(page, 0);
+}
+
 uint32_t ramfs_reserve_frames(void)
 {
 	return pmm_total_frames() / 32 + 64;    /* 3% of RAM and 256 KiB */
@@ -48,6 +62,49 @@ static long ensure_slots(struct inode *i, uint32_t need)
 	i->u.reg.pages = pages;
 	i->u.reg.npages = n;
 	return 0;
+}
+
+/* The number of slots ensure_slots gives a file of size bytes written
+ * from empty: none for an empty file, else 8 doubled until they cover its
+ * last page. */
+static uint32_t slots_for(uint64_t size)
+{
+	uint32_t need = (uint32_t)((size + PAGE_SIZE - 1) >> PAGE_SHIFT), n = 8;
+
+	if (need == 0)
+		return 0;
+	while (n < need)
+		n *= 2;
+	return n;
+}
+
+/* After a truncation or a failed write: free every page past the end
+ * (a write whose copy faulted may have left a fresh page there) and
+ * shrink pages[] to slots_for(i->size). Without this a file that had
+ * grown to 64 MiB and was truncated back kept a 64 KiB slot array for
+ * good: frames no object cache counted, and a fuzz run that grew a file
+ * and put it back came back short (docs/fuzzing.md). If the smaller
+ * array cannot be had, the larger one stays: still correct. */
+static void ramfs_trim(struct inode *i)
+{
+	uint32_t keep = (uint32_t)((i->size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	uint32_t n = slots_for(i->size);
+	void **pages = NULL;
+
+	for (uint32_t p = keep; p < i->u.reg.npages; p++)
+		if (i->u.reg.pages[p]) {
+			data_page_free(i->u.reg.pages[p]);
+			i->u.reg.pages[p] = NULL;
+		}
+	if (n >= i->u.reg.npages)
+		return;
+	if (n && !(pages = kmalloc(n * sizeof(void *))))
+		return;
+	if (n)
+		memcpy(pages, i->u.reg.pages, n * sizeof(void *));
+	kfree(i->u.reg.pages);
+	i->u.reg.pages = pages;
+	i->u.reg.npages = n;
 }
 
 long ramfs_reg_read(struct inode *i, struct iobuf buf, size_t n, uint64_t pos)
@@ -104,6 +161,7 @@ static long ramfs_reg_write(struct inode *i, struct iobuf buf, size_t n, uint64_
 				err = -ENOSPC;
 				break;
 			}
+			__atomic_add_fetch(&data_pages, 1, __ATOMIC_RELAXED);
 			memset(page, 0, PAGE_SIZE);
 			i->u.reg.pages[idx] = page;
 		}
@@ -115,8 +173,10 @@ static long ramfs_reg_write(struct inode *i, struct iobuf buf, size_t n, uint64_
 			break;
 		}
 	}
-	if (pos > i->size)
+	if (done && pos > i->size)     /* a write that wrote nothing leaves the size */
 		i->size = pos;
+	if (err)
+		ramfs_trim(i);
 	if (done)
 		inode_touch(i, true);
 	return done ? (long)done : err;
@@ -129,17 +189,12 @@ long ramfs_truncate(struct inode *i, uint64_t size)
 	mutex_assert_held(&i->mutex);
 	if (size > RAMFS_MAX_SIZE)
 		return -EFBIG;
-	if (size < i->size) {
-		for (uint32_t p = keep; p < i->u.reg.npages; p++)
-			if (i->u.reg.pages[p]) {
-				page_free(i->u.reg.pages[p], 0);
-				i->u.reg.pages[p] = NULL;
-			}
-		if ((size & (PAGE_SIZE - 1)) && keep <= i->u.reg.npages && i->u.reg.pages[keep - 1])
-			memset((char *)i->u.reg.pages[keep - 1] + (size & (PAGE_SIZE - 1)), 0,
-			       PAGE_SIZE - (size & (PAGE_SIZE - 1)));
-	}
+	if (size < i->size && (size & (PAGE_SIZE - 1)) && keep <= i->u.reg.npages &&
+	    i->u.reg.pages[keep - 1])
+		memset((char *)i->u.reg.pages[keep - 1] + (size & (PAGE_SIZE - 1)), 0,
+		       PAGE_SIZE - (size & (PAGE_SIZE - 1)));
 	i->size = size;
+	ramfs_trim(i);
 	inode_touch(i, true);
 	return 0;
 }
@@ -148,7 +203,7 @@ void ramfs_reg_evict(struct inode *i)
 {
 	for (uint32_t p = 0; p < i->u.reg.npages; p++)
 		if (i->u.reg.pages[p])
-			page_free(i->u.reg.pages[p], 0);
+			data_page_free(i->u.reg.pages[p]);
 	kfree(i->u.reg.pages);
 }
 

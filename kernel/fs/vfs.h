@@ -262,6 +262,7 @@ long ramfs_attach(struct inode *dir, const char *name, struct inode *inode);
 /* Frames the RAM file system leaves free for everything else: beyond
  * this, writes are -ENOSPC (docs/files.md). */
 uint32_t ramfs_reserve_frames(void);
+uint32_t ramfs_data_pages(void);        /* pages of file bytes, for /proc/kstat */
 long ramfs_reg_read(struct inode *inode, struct iobuf buf, size_t n, uint64_t pos);
 extern const struct file_ops ramfs_reg_fops;
 

@@ -218,6 +218,14 @@ void kmem_init(void)
 			      1u << (KMALLOC_MIN_SHIFT + i), 8);
 }
 
+/* Frames held by kmallocs too large for a cache (/proc/kstat). */
+static uint32_t large_pages;
+
+uint32_t kmalloc_large_pages(void)
+{
+	return __atomic_load_n(&large_pages, __ATOMIC_RELAXED);
+}
+
 void *kmalloc(size_t size)
 {
 	unsigned order = 0;
@@ -232,8 +240,10 @@ void *kmalloc(size_t size)
 		if (++order > FRAMES_MAX_ORDER)
 			return NULL;
 	p = page_alloc(order);
-	if (p)
+	if (p) {
 		page_of(p)->large_order = (uint16_t)(order + 1);
+		__atomic_add_fetch(&large_pages, 1u << order, __ATOMIC_RELAXED);
+	}
 	return p;
 }
 
@@ -260,6 +270,7 @@ void kfree(void *p)
 		if ((uintptr_t)p & (PAGE_SIZE - 1))
 			panic("kfree(%p): not the start of a kmalloc block", p);
 		pg->large_order = 0;
+		__atomic_sub_fetch(&large_pages, 1u << order, __ATOMIC_RELAXED);
 		page_free(p, order);
 	} else {
 		panic("kfree(%p): not allocated by kmalloc", p);

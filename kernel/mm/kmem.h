@@ -48,6 +48,7 @@ void objcache_free(struct objcache *c, void *obj);  /* panics on a bad free */
 void *kmalloc(size_t size);     /* NULL for 0 bytes or out of memory */
 void *kzalloc(size_t size);     /* kmalloc + zero */
 void kfree(void *p);            /* NULL is fine */
+uint32_t kmalloc_large_pages(void);     /* frames of kmallocs above 2 KiB */
 
 struct objcache *kmem_caches(void);     /* the list, for statistics */
 void kmem_dump(void);                   /* one line per cache */

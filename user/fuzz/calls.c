@@ -105,13 +105,28 @@ uint32_t fz_struct_ptr(struct fz_task *t, void **valid, size_t n)
 	return (uint32_t)*valid;
 }
 
+/* The files a worker may open for writing, truncate or grow are the
+ * sandbox's copies (FZ_SANDBOX, fstree.c), never the system's own: pid 1
+ * makes the sandbox again after the run, and the books must then come
+ * back exactly. The directories and /proc are the real ones. */
 static const char *const paths[] = {
-	"/bin/fuzz", "/bin/init", "/proc/kstat", "/proc/tasks", "/proc/files",
-	"/etc/motd", "/bin/bad_elf64", "/bin/bad_trunc", "/", "/bin", "/bin/",
-	"/proc", "//bin//fuzz", "/bin/../bin/fuzz", "/nonexistent", "", "/proc/nope",
-	"/bin/fuzz/x", ".", "..", "/bin/./init", "/etc/", "proc/kstat",
+	FZ_SANDBOX "/fuzz", FZ_SANDBOX "/init", "/proc/kstat", "/proc/tasks", "/proc/files",
+	FZ_SANDBOX "/motd", FZ_SANDBOX "/bad_elf64", FZ_SANDBOX "/bad_trunc", "/", "/bin",
+	"/bin/", "/proc", "/" FZ_SANDBOX "//fuzz", FZ_SANDBOX "/.." FZ_SANDBOX "/fuzz",
+	"/nonexistent", "", "/proc/nope", FZ_SANDBOX "/fuzz/x", ".", "..",
+	FZ_SANDBOX "/./init", "/etc/", "proc/kstat", FZ_SANDBOX,
 };
 #define NPATHS (sizeof(paths) / sizeof(paths[0]))
+
+/* Whether p is one of the paths above that names something in the
+ * sandbox (p may be any pointer: only compared). */
+bool fz_path_in_sandbox(uint32_t p)
+{
+	for (size_t i = 0; i < NPATHS; i++)
+		if (p == (uint32_t)paths[i])
+			return strstr(paths[i], FZ_SANDBOX "/") != NULL;
+	return false;
+}
 
 /* A path: a real one, a made-up one, an unterminated or overlong one, or
  * a bad pointer. Never the console (fuzz.h). */

@@ -10,6 +10,7 @@ long fz_sys(struct fz_task *t, unsigned long nr, int n, uint32_t a0, uint32_t a1
 uint32_t fz_fd(struct fz_task *t);
 uint32_t fz_struct_ptr(struct fz_task *t, void **valid, size_t n);
 uint32_t fz_path(struct fz_task *t);
+bool fz_path_in_sandbox(uint32_t p);     /* one of fz_path's sandbox files */
 uint32_t fz_addr(struct fz_task *t);
 bool fz_range_ok(struct fz_task *t, uint32_t a, uint32_t len);
 void fz_timespec(struct fz_task *t, struct timespec *ts);

@@ -2,20 +2,25 @@
  *
  * The workers' random calls legitimately create files and directories
  * (creat, mkdir, symlink, open with O_CREAT on any string they point at)
- * and may grow, shrink or remove existing ones. All of that holds kernel
- * memory (inodes, names, file pages) that is not a leak, yet would make
- * the exact books check fail. So pid 1 lists the tree before the run
- * (fz_fs_snapshot, before the first books reading) and afterwards
- * (fz_fs_restore) removes every entry that was not there, deepest first,
- * and truncates every regular file back to its old size. What cannot be
- * undone - an entry of the old tree removed - is reported: the caller
- * then knows the books can only come back lower, never higher. And when
- * anything was put back, the objects may sit in other slabs than before
- * (books.c slab_growth).
+ * and grow, shrink and truncate the files they open. All of that holds
+ * kernel memory (inodes, names, file pages) that is not a leak, yet
+ * would make the exact books check fail. So:
  *
- * /proc and /dev are not walked: their entries are not files of the RAM
- * file system. Both walks use only static memory and the same depth of
- * stack, so the second touches no page the first did not. */
+ * - The files the workers may open by name are copies in a sandbox,
+ *   FZ_SANDBOX (calls.c, paths[]): pid 1 makes it before the run
+ *   (fz_fs_snapshot) and makes it again afterwards (fz_fs_restore):
+ *   each copy truncated to nothing and copied anew, so it holds the same
+ *   pages and the same slot array as before (kernel/fs/ramfs_file.c).
+ * - pid 1 lists the tree before the run and afterwards removes every
+ *   entry that was not there, deepest first.
+ * - A file outside the sandbox whose size changed, or an old entry that
+ *   is gone, fails the run: nothing in the fuzzer names them, so a
+ *   change there is the kernel's doing.
+ *
+ * Then the books must come back exactly (books.c). /proc and /dev are not
+ * walked: their entries are not files of the RAM file system. Both walks
+ * use only static memory and the same depth of stack, so the second
+ * touches no page the first did not. */
 #include "fuzz.h"
 #include "stdio.h"
 #include "string.h"
@@ -27,6 +32,7 @@
 #define FS_MAX 1024                     /* entries remembered */
 #define FS_PATH 160
 #define FS_DEPTH 12
+#define WALK_PATH 1024                  /* a path the walks can build */
 
 static struct fs_entry {
 	char path[FS_PATH];
@@ -35,6 +41,7 @@ static struct fs_entry {
 } before[FS_MAX];
 static int nbefore;
 static bool overflow;
+static int unlisted;                    /* entries a walk could not name */
 
 static bool skipped(const char *path)
 {
@@ -53,15 +60,20 @@ static const struct fs_entry *find(const char *path)
  * directory (so a new directory is empty when fn sees it). Raw open and
  * getdents64 into static buffers, one per level: no malloc, so a walk
  * of a deeper tree than before touches no new heap page. */
+static char names[FS_DEPTH][WALK_PATH];
+static char bufs[FS_DEPTH][2048] __attribute__((aligned(8)));
+
 static void walk(const char *dir, int depth, void (*fn)(const char *, const struct stat *))
 {
-	static char names[FS_DEPTH][FS_PATH];
-	static char bufs[FS_DEPTH][2048] __attribute__((aligned(8)));
 	char *path = names[depth], *buf = bufs[depth];
 	struct stat st;
 	long fd, got;
 
-	if (depth >= FS_DEPTH || (fd = raw_open(dir, O_RDONLY | O_DIRECTORY)) < 0)
+	if (depth >= FS_DEPTH) {
+		unlisted++;
+		return;
+	}
+	if ((fd = raw_open(dir, O_RDONLY | O_DIRECTORY)) < 0)
 		return;
 	while ((got = raw_getdents64((int)fd, buf, sizeof(bufs[0]))) > 0) {
 		for (long off = 0; off < got;) {
@@ -69,9 +81,9 @@ static void walk(const char *dir, int depth, void (*fn)(const char *, const stru
 			off += d->d_reclen;
 			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 				continue;
-			if (snprintf(path, FS_PATH, "%s/%s", strcmp(dir, "/") ? dir : "",
-				     d->d_name) >= FS_PATH) {
-				overflow = true;
+			if (snprintf(path, WALK_PATH, "%s/%s", strcmp(dir, "/") ? dir : "",
+				     d->d_name) >= WALK_PATH) {
+				unlisted++;
 				continue;
 			}
 			if (skipped(path) || lstat(path, &st) != 0)
@@ -86,7 +98,7 @@ static void walk(const char *dir, int depth, void (*fn)(const char *, const stru
 
 static void remember(const char *path, const struct stat *st)
 {
-	if (nbefore == FS_MAX) {
+	if (nbefore == FS_MAX || strlen(path) >= FS_PATH) {
 		overflow = true;
 		return;
 	}
@@ -96,14 +108,94 @@ static void remember(const char *path, const struct stat *st)
 	nbefore++;
 }
 
-void fz_fs_snapshot(void)
+/* The sandbox's files: copies of two programs, and a short text made
+ * from the one in text[] (paths[] in calls.c also names two that do not
+ * exist and may be created). */
+static const char text[] = "Spindle's fuzzer writes here.\n";
+static const struct {
+	const char *path, *from;
+} copies[] = {
+	{ FZ_SANDBOX "/fuzz", "/bin/fuzz" },
+	{ FZ_SANDBOX "/init", "/bin/init" },
+	{ FZ_SANDBOX "/motd", NULL },
+};
+#define NCOPIES (sizeof(copies) / sizeof(copies[0]))
+
+/* path, made anew as a copy of from (or of text): 0 or -errno. Truncating to nothing
+ * first frees every page and the slot array, and the 4 KiB writes then
+ * build them as they were. */
+static long copy_file(const char *path, const char *from)
 {
-	nbefore = 0;
-	overflow = false;
-	walk("/", 0, remember);
+	static char buf[4096];
+	long in = from ? raw_open(from, O_RDONLY) : 0, out, r = 0, w;
+
+	if (in < 0)
+		return in;
+	if ((out = raw_open3(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
+		if (from)
+			raw_close((int)in);
+		return out;
+	}
+	if (!from) {
+		w = raw_write((int)out, text, sizeof(text) - 1);
+		raw_close((int)out);
+		return w == sizeof(text) - 1 ? 0 : w < 0 ? w : -EIO;
+	}
+	while ((r = raw_read((int)in, buf, sizeof(buf))) > 0)
+		if ((w = raw_write((int)out, buf, (size_t)r)) != r) {
+			r = w < 0 ? w : -EIO;
+			break;
+		}
+	raw_close((int)in);
+	raw_close((int)out);
+	return r;
 }
 
-static int removed, truncated, shrunk;
+static long make_sandbox(void)
+{
+	long r = raw_mkdir(FZ_SANDBOX, 0755);
+
+	if (r != 0 && r != -EEXIST)
+		return r;
+	for (size_t i = 0; i < NCOPIES; i++)
+		if ((r = copy_file(copies[i].path, copies[i].from)) < 0)
+			return r;
+	return 0;
+}
+
+static bool in_sandbox(const char *path)
+{
+	size_t n = strlen(FZ_SANDBOX);
+
+	return !strncmp(path, FZ_SANDBOX, n) && (path[n] == '/' || path[n] == 0);
+}
+
+void fz_fs_snapshot(void)
+{
+	long r = make_sandbox();
+
+	if (r < 0)
+		printf("fuzz: cannot make the sandbox %s: %ld\n", FZ_SANDBOX, r);
+	nbefore = 0;
+	overflow = false;
+	unlisted = 0;
+	/* The walk after the run may go deeper than this one (the workers
+	 * make directories in directories): its buffers are touched now,
+	 * so that it faults in no page of ours between the two books. */
+	memset(names, 0, sizeof(names));
+	memset(bufs, 0, sizeof(bufs));
+	/* So is the code of the calls only the restore makes (a program's
+	 * pages are faulted in at their first use): both fail, ENOENT. */
+	unlink(FZ_SANDBOX "/.none");
+	rmdir(FZ_SANDBOX "/.none");
+	walk("/", 0, remember);
+	if (unlisted)
+		overflow = true;
+}
+
+static int removed, changed;
+static char *change_why;
+static size_t change_n;
 
 static void put_back(const char *path, const struct stat *st)
 {
@@ -115,35 +207,32 @@ static void put_back(const char *path, const struct stat *st)
 			removed++;
 		return;
 	}
-	if (S_ISREG(st->st_mode) && (long)st->st_size != e->size) {
-		/* Grown: the pages past the old end go. Shrunk: its old pages
-		 * are gone for good (the books can only be lower). */
-		if ((long)st->st_size < e->size)
-			shrunk++;
-		if (truncate(path, e->size) == 0)
-			truncated++;
-	}
+	if (S_ISREG(st->st_mode) && (long)st->st_size != e->size && !in_sandbox(path) &&
+	    !changed++)
+		snprintf(change_why, change_n, "%s: %ld bytes, %ld before the run", path,
+			 (long)st->st_size, e->size);
 }
 
 int fz_fs_restore(char *why, size_t n)
 {
 	struct stat st;
 	int lost = 0;
+	long r;
 
-	removed = truncated = shrunk = 0;
+	removed = changed = unlisted = 0;
+	change_why = why;
+	change_n = n;
 	walk("/", 0, put_back);
+	if ((r = make_sandbox()) < 0)
+		return snprintf(why, n, "cannot make the sandbox again: %ld", r), -1;
 	for (int i = 0; i < nbefore; i++)
-		if (lstat(before[i].path, &st) != 0) {
-			if (!lost++)
-				snprintf(why, n, "%s was removed", before[i].path);
-		}
-	if (!lost && shrunk)
-		snprintf(why, n, "%d files were shrunk", shrunk);
-	printf("fuzz: file system: %d new entries removed, %d files truncated back (%d had "
-	       "shrunk), %d old entries gone%s\n", removed, truncated, shrunk, lost,
-	       overflow ? " (tree too big to list)" : "");
-	if (!lost && !shrunk && (removed || truncated))
-		snprintf(why, n, "%d new entries removed, %d files truncated back", removed,
-			 truncated);
-	return lost || shrunk || overflow || removed || truncated;
+		if (lstat(before[i].path, &st) != 0 && !lost++ && !changed)
+			snprintf(why, n, "%s was removed", before[i].path);
+	printf("fuzz: file system: %d new entries removed, the sandbox made again, %d files "
+	       "outside it changed, %d old entries gone, %d entries too deep to name\n",
+	       removed, changed, lost, unlisted);
+	if (overflow)
+		snprintf(why, n, "the tree before the run was too big to list (%d entries of "
+			 "at most %d bytes)", FS_MAX, FS_PATH);
+	return changed || lost || overflow ? -1 : 0;
 }

@@ -160,8 +160,9 @@ void fz_touch_stack(void);      /* the stack a session uses, touched at once */
 #define FZ_MAX_CACHES 32
 struct fz_books {
 	unsigned long frames_free, parked, freed, reused, tasks;
+	unsigned long self_rss, fs_pages, large_pages;  /* for the report */
 	int ncaches;
-	struct { char name[24]; unsigned long inuse, slabs; } cache[FZ_MAX_CACHES];
+	struct { char name[24]; unsigned long inuse, slabs, pages; } cache[FZ_MAX_CACHES];
 };
 struct fz_proc_task {
 	int tid, tgid, ppid;
@@ -173,14 +174,18 @@ const char *fz_proc_task(const char *s, struct fz_proc_task *pt);  /* the next l
 long fz_kstat(struct fz_books *k);
 unsigned long fz_parked_now(const struct fz_books *k);
 long fz_books_take(struct fz_books *k);     /* the task cache emptied first */
-/* Until the books equal k0 (up to ms): 0, or -1 with the difference in why. */
-/* The RAM file system's tree before a run, and put back after it
- * (fstree.c): nonzero, with why, when it changed: an old entry lost or
- * shrunk, or new ones removed. */
+/* The RAM file system around a run (fstree.c). fz_fs_snapshot makes the
+ * workers' sandbox, FZ_SANDBOX, and lists the tree; fz_fs_restore
+ * removes what the run added and makes the sandbox again: 0, or -1 with
+ * why when the run changed a file outside the sandbox. */
+#define FZ_SANDBOX "/fz"
 void fz_fs_snapshot(void);
 int fz_fs_restore(char *why, size_t n);
-long fz_books_settle(const struct fz_books *k0, struct fz_books *k1, long ms, bool at_most,
-		     char *why, size_t n);
+/* Until the books equal k0 (up to ms): 0, or -1 with the difference in
+ * why. Equal: the same tasks, every cache's objects in use, and the
+ * frames outside the caches (free frames plus every cache's pages). */
+long fz_books_settle(const struct fz_books *k0, struct fz_books *k1, long ms, char *why,
+		     size_t n);
 
 /* ms of CLOCK_MONOTONIC */
 long long fz_now_ms(void);

@@ -85,7 +85,7 @@ int st_session(const struct st_config *cfg, char *why, size_t n)
 	}
 	if (fz_kill_rest(&k0, bad ? why + strlen(why) : why, bad ? 0 : n) != 0)
 		bad = 1;
-	if (!bad && fz_books_settle(&k0, &k1, 20000, false, why, n) != 0)
+	if (!bad && fz_books_settle(&k0, &k1, 20000, why, n) != 0)
 		bad = 1;
 	if (!bad)
 		printf("stress: books exact: %lu free frames, %lu tasks, %d object caches as "
