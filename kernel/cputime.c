@@ -13,6 +13,7 @@
  * only (the CPU the task runs on), and read with a single 32-bit load. */
 #include "kernel/cputime.h"
 #include "kernel/clock.h"
+#include "kernel/panic.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "arch/i386/uaccess.h"
@@ -93,18 +94,29 @@ void cputime_unlink_locked(struct task *p)
 	leader->dead_stime += __atomic_load_n(&p->stime, __ATOMIC_RELAXED);
 }
 
-void cputime_reap_locked(struct task *reaper, struct task *c)
+/* What reaping c hands its reaper, Linux's RUSAGE_BOTH: a process's own
+ * time and its reaped children's; a seed thread reaped on its own
+ * (reaped_like_a_child): its own time. tasklist_lock held. */
+static struct cputime reaped_time_locked(struct task *c)
 {
-	struct task *books = reaper->group_leader;
 	struct cputime t = { 0, 0 };
 
+	ASSERT(spin_held(&tasklist_lock));
 	if (c->group_leader == c) {
 		t = group_locked(c);
 		t.utime += c->cutime;
 		t.stime += c->cstime;
 	} else {
-		add_task(&t, c);        /* reaped_like_a_child */
+		add_task(&t, c);
 	}
+	return t;
+}
+
+void cputime_reap_locked(struct task *reaper, struct task *c)
+{
+	struct task *books = reaper->group_leader;
+	struct cputime t = reaped_time_locked(c);
+
 	books->cutime += t.utime;
 	books->cstime += t.stime;
 }
@@ -143,17 +155,8 @@ static long rusage_to_user(uint32_t uru, struct cputime c)
 long cputime_rusage_of_zombie(struct task *c, uint32_t urusage)
 {
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct cputime t = { 0, 0 };
+	struct cputime t = reaped_time_locked(c);
 
-	/* Linux's RUSAGE_BOTH: the child's own time and its children's (a
-	 * seed thread reaped on its own: its own time). */
-	if (c->group_leader == c) {
-		t = group_locked(c);
-		t.utime += c->cutime;
-		t.stime += c->cstime;
-	} else {
-		add_task(&t, c);
-	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return rusage_to_user(urusage, t);
 }
