@@ -79,7 +79,12 @@ void jobctl_prepare_signal_locked(struct task *t, struct sighand *sh, int sig)
 		leader->stop_sig = 0;
 		leader->group_stopped = false;
 		leader->stop_report = 0;
-	} else if (sig == SIGKILL) {
+	} else if (sig == SIGKILL && leader->stop_sig) {
+		/* Only a group that is stopping or stopped has threads to
+		 * wake. The test matters: a process killed whole sends
+		 * SIGKILL to each of its threads, and a walk of the group
+		 * each time made 10,000 threads' deaths 10^8 steps under
+		 * tasklist_lock (t_exhaust.kill_of_10000_threads...). */
 		do {
 			if (o->sighand == sh)
 				wake_up_stopped(o);     /* to die: the stop loop lets it go */
