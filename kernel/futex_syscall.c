@@ -18,6 +18,7 @@
  * it first). */
 #include "kernel/clock.h"
 #include "kernel/futex.h"
+#include "kernel/restart.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/time.h"
@@ -27,6 +28,33 @@
 static bool has_timeout(uint32_t cmd)
 {
 	return cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET;
+}
+
+/* A wait a signal interrupted (futex_wait said -EINTR): without a
+ * timeout it is simply made again if no handler runs, or if the handler
+ * has SA_RESTART; with one, only after a stop, and to the same deadline
+ * (Linux's futex_wait and futex_wait_restart; kernel/restart.h). */
+static long futex_wait_restart(struct restart_block *rb);
+
+static long wait_restartable(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset)
+{
+	long r = futex_wait(uaddr, val, deadline, bitset);
+	struct restart_block *rb;
+
+	if (r != -EINTR)
+		return r;
+	if (deadline == FUTEX_NO_DEADLINE)
+		return -ERESTARTSYS;
+	rb = restart_block_set(futex_wait_restart, deadline);
+	rb->arg[0] = uaddr;
+	rb->arg[1] = val;
+	rb->arg[2] = bitset;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long futex_wait_restart(struct restart_block *rb)
+{
+	return wait_restartable(rb->arg[0], rb->arg[1], rb->deadline, rb->arg[2]);
 }
 
 static long do_futex(const uint32_t *arg, bool time64)
@@ -54,9 +82,9 @@ static long do_futex(const uint32_t *arg, bool time64)
 		return -ENOSYS;
 	switch (cmd) {
 	case FUTEX_WAIT:
-		return futex_wait(uaddr, val, deadline, FUTEX_BITSET_MATCH_ANY);
+		return wait_restartable(uaddr, val, deadline, FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAIT_BITSET:
-		return val3 ? futex_wait(uaddr, val, deadline, val3) : -EINVAL;
+		return val3 ? wait_restartable(uaddr, val, deadline, val3) : -EINVAL;
 	case FUTEX_WAKE:
 		return futex_wake(uaddr, val, FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAKE_BITSET:

@@ -21,8 +21,8 @@
  *
  * Locks: the stop state is under the group's sighand->lock; the walks of
  * the group and the parent's notification under tasklist_lock (taken
- * first). Spindle has no SA_RESTART: a call interrupted by a stop
- * returns -EINTR when the process continues. */
+ * first). A call interrupted by a stop is made again when the process
+ * continues (kernel/restart.h). */
 #include "kernel/jobctl.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"

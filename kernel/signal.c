@@ -5,8 +5,9 @@
  * The shape is Linux 2.6's kernel/signal.c, cut down to what abi.md
  * section 7 asks: a pending set is a bit mask with a few siginfo slots
  * (a second standard signal merges with the first, whose siginfo is
- * kept), job control in kernel/jobctl.c, no SA_RESTART (an interrupted
- * call returns -EINTR).
+ * kept), job control in kernel/jobctl.c. A sleeping call interrupted by
+ * a signal returns -EINTR or is made again, as Linux decides it
+ * (SA_RESTART, kernel/restart.h).
  *
  * The life of a signal:
  *   send:    kill/tgkill/a fault/an exiting child sets a bit in a pending
@@ -15,7 +16,7 @@
  *            unless the signal is ignored, and wakes or interrupts a task
  *            that will take it (signal_wake);
  *   notice:  signal_pending() says "a set bit is not blocked"; sleeping
- *            calls then return -EINTR, and every return to user mode
+ *            calls then return -EINTR or a restart code (restart.h), and every return to user mode
  *            (arch/i386/trap.c return_to_user_prepare) calls do_signal;
  *   deliver: do_signal takes the bit and its siginfo off and ignores it,
  *            ends the thread group (the default action of most signals),
@@ -33,6 +34,7 @@
 #include "kernel/mm/kmem.h"
 #include "arch/i386/irqflags.h"
 #include "arch/i386/signal_frame.h"
+#include "arch/i386/syscall_restart.h"
 #include "arch/i386/trapframe.h"
 #include "lib/string.h"
 
@@ -534,6 +536,10 @@ void do_signal(struct trapframe *tf)
 		 * number (abi.md section 3; no core dump bit). */
 		do_group_exit(sig);
 	}
+	/* A call this signal interrupted returns -EINTR to the handler's
+	 * caller, or is made again after it (kernel/restart.h); decided
+	 * before the frame saves %eax and %eip. */
+	syscall_restart_for_handler(tf, ka.flags & SA_RESTART);
 	/* Linux: a handler without SA_SIGINFO gets the old frame (and
 	 * returns through sigreturn, 119); Spindle's own programs always
 	 * get the rt frame (abi.md section 7). */

@@ -12,6 +12,7 @@
 #include "kernel/clock.h"
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
+#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/uaccess.h"
@@ -96,7 +97,9 @@ static long wait_for_signal(void)
 			schedule();
 		current->state = TASK_RUNNING;
 	}
-	return -EINTR;
+	/* -EINTR once a handler runs; made again if none does (a stop and
+	 * SIGCONT), as Linux's sys_pause (kernel/restart.h). */
+	return -ERESTARTNOHAND;
 }
 
 SYSCALL(SYS_pause, pause)
@@ -106,8 +109,9 @@ SYSCALL(SYS_pause, pause)
 
 /* rt_sigsuspend(mask, sigsetsize): mask in force until a signal is
  * handled; the handler's frame then saves the mask from before, so
- * rt_sigreturn puts it back (do_signal reads saved_sigmask). Always
- * -EINTR, as on Linux. */
+ * rt_sigreturn puts it back (do_signal reads saved_sigmask). -EINTR
+ * when a handler runs; a signal that runs none (a stop and SIGCONT) puts
+ * the old mask back and makes the call again, as on Linux. */
 SYSCALL(SYS_rt_sigsuspend, rt_sigsuspend)
 {
 	struct task *t = current;

@@ -20,6 +20,7 @@
 #include "arch/i386/thread_info.h"
 #include "arch/i386/trapframe.h"
 #include "kernel/signal.h"
+#include "kernel/restart.h"
 #include "kernel/waitqueue.h"
 #include "arch/i386/spinlock.h"
 
@@ -122,6 +123,9 @@ struct task {
 	 * TIF_RESTORE_SIGMASK). kernel/signal_wait.c */
 	uint64_t saved_sigmask;
 	bool restore_sigmask;
+	/* What restart_syscall does after an interrupted timed sleep
+	 * (kernel/restart.h); only this task reads or writes it. */
+	struct restart_block restart_block;
 	/* job control (kernel/jobctl.c), under sighand->lock: whether this
 	 * thread must stop or has stopped for its group's stop; and, in
 	 * the group leader, the group stop (its signal, 0: none, and

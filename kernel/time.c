@@ -16,6 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
+#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "kernel/time.h"
 #include "arch/i386/rtc.h"
@@ -129,9 +130,39 @@ static uint64_t sleep_until(uint64_t deadline)
 	}
 }
 
+/* A relative sleep a signal cut short: what was left goes to urem (if
+ * not 0), and the sleep's deadline to the restart block, so that made
+ * again after a stop it ends when it would have (Linux's
+ * hrtimer_nanosleep_restart); a handler gets -EINTR (kernel/restart.h). */
+static long nanosleep_restart(struct restart_block *rb);
+
+static long nanosleep_interrupted(uint64_t deadline, uint64_t left, uint32_t urem, bool time64)
+{
+	struct restart_block *rb;
+
+	if (urem && timespec_to_user(urem, time64, left) < 0)
+		return -EFAULT;
+	rb = restart_block_set(nanosleep_restart, deadline);
+	rb->arg[0] = urem;
+	rb->arg[1] = time64;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long nanosleep_restart(struct restart_block *rb)
+{
+	uint64_t deadline = rb->deadline, left;
+	uint32_t urem = rb->arg[0];
+	bool time64 = rb->arg[1];
+
+	left = sleep_until(deadline);
+	return left ? nanosleep_interrupted(deadline, left, urem, time64) : 0;
+}
+
 /* nanosleep and the clock_nanosleeps: a relative or absolute sleep on
- * clock clk; a relative one interrupted by a signal writes what was left
- * to urem (if not 0) and returns -EINTR, as Linux. */
+ * clock clk. Interrupted by a signal, a relative one writes what was
+ * left to urem and either returns -EINTR (a handler ran) or goes on
+ * sleeping to the same deadline (a stop and SIGCONT); an absolute one
+ * is simply made again (-ERESTARTNOHAND). As Linux. */
 static long do_nanosleep(int clk, bool abs, uint32_t ureq, uint32_t urem, bool time64)
 {
 	uint64_t ns, deadline, left;
@@ -145,9 +176,9 @@ static long do_nanosleep(int clk, bool abs, uint32_t ureq, uint32_t urem, bool t
 	left = sleep_until(deadline);
 	if (left == 0)
 		return 0;
-	if (!abs && urem && timespec_to_user(urem, time64, left) < 0)
-		return -EFAULT;
-	return -EINTR;
+	if (abs)
+		return -ERESTARTNOHAND;
+	return nanosleep_interrupted(deadline, left, urem, time64);
 }
 
 SYSCALL(SYS_nanosleep, nanosleep)

@@ -93,9 +93,10 @@ bool ldisc_receive(struct ldisc *l, int (*next)(void));
 /* The console tty (tty_console.c). tty_read is read(2) on it: in
  * canonical mode sleeps (interruptibly) until a line is complete; in raw
  * mode as VMIN and VTIME say. Returns bytes read, 0 at end of file (or a
- * raw read's timeout), -EINTR if a signal came first, -EFAULT; a process
- * of the console's session outside its foreground group is stopped by
- * SIGTTIN (-EINTR), or -EIO (tty_job_check). n > 0. */
+ * raw read's timeout), -ERESTARTSYS if a signal came first (restart.h),
+ * -EFAULT; a process of the console's session outside its foreground
+ * group is stopped by SIGTTIN (-ERESTARTSYS), or -EIO (tty_job_check).
+ * n > 0. */
 long tty_read(uint32_t ubuf, size_t n);
 /* poll(2) on the console (kernel/fs/poll.c): always writable (output
  * is synchronous); readable when a read would not wait for input, as

@@ -18,6 +18,7 @@
 #include "kernel/jobctl.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
+#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "arch/i386/spinlock.h"
 #include "arch/i386/uaccess.h"
@@ -180,7 +181,9 @@ long tty_job_check(int sig)
 	if (orphaned)
 		return -EIO;
 	kill_pgrp(current->pgid, sig);
-	return -EINTR;
+	/* Made again once the process is continued (Linux's
+	 * __tty_check_change): it may be in the foreground by then. */
+	return -ERESTARTSYS;
 }
 
 long tty_write_check(void)
@@ -270,7 +273,7 @@ long tty_read(uint32_t ubuf, size_t n)
 		}
 		finish_wait(&tty.readers, &w);
 		if (!ready && signal_pending(current))
-			return -EINTR;
+			return -ERESTARTSYS;    /* kernel/restart.h */
 	}
 	if (more)
 		tty_receive();

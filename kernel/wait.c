@@ -15,6 +15,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
+#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "kernel/exit.h"
 #include "kernel/cputime.h"
@@ -150,7 +151,7 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 		}
 		if (signal_pending(current)) {
 			finish_wait(wq, &w);
-			return -EINTR;
+			return -ERESTARTSYS;    /* kernel/restart.h */
 		}
 		schedule();
 		finish_wait(wq, &w);

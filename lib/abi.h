@@ -9,6 +9,7 @@
 #include "lib/errno.h"
 
 /* ---- System call numbers (abi.md sections 3 and 9) ---- */
+#define SYS_restart_syscall  0     /* the kernel's own, after a stop (kernel/restart.h) */
 #define SYS_exit             1
 #define SYS_fork             2
 #define SYS_read             3
@@ -541,6 +542,7 @@ struct timespec {
 #define SA_NOCLDSTOP 0x00000001 /* SIGCHLD: not for a child's stop or continue */
 #define SA_SIGINFO   0x00000004
 #define SA_RESTORER  0x04000000
+#define SA_RESTART   0x10000000 /* an interrupted call is made again (kernel/restart.h) */
 #define SA_ONSTACK   0x08000000 /* the frame on the sigaltstack */
 
 /* sigaltstack: i386's stack_t is {ss_sp, ss_flags, ss_size} */

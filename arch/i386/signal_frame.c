@@ -4,6 +4,8 @@
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/segment.h"
+#include "arch/i386/syscall_restart.h"
+#include "arch/i386/traps.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/uaccess.h"
 #include "arch/i386/x86.h"
@@ -88,7 +90,9 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
 	 * the return from its own trap, so a fault's frame says its own
 	 * vector, as Linux's thread.trap_nr does. */
 	sc->trapno = tf->trapno;
-	sc->err = tf->err;
+	/* A call has no error code: its slot holds the call's number
+	 * (syscall_restart.h), which is not the user's business. */
+	sc->err = tf->trapno == T_SYSCALL ? 0 : tf->err;
 	sc->eip = tf->eip;
 	sc->cs = (uint16_t)tf->cs;
 	sc->eflags = tf->eflags;
@@ -289,5 +293,8 @@ static long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc
 		     EFLAGS_IF;
 	tf->esp = sc->esp;
 	tf->ss = __USER_DS;
+	/* These registers are the handler's caller's, not a call to be
+	 * restarted, even if sc->eax looks like a restart code. */
+	syscall_restart_forget(tf);
 	return (long)sc->eax;
 }

@@ -12,7 +12,7 @@
 #include "arch/i386/x86.h"
 #include "arch/i386/extable.h"
 #include "arch/i386/fpu.h"
-#include "arch/i386/fpu.h"
+#include "arch/i386/syscall_restart.h"
 #include "kernel/clock.h"
 #include "kernel/cputime.h"
 #include "kernel/panic.h"
@@ -234,11 +234,17 @@ void return_to_user_prepare(struct trapframe *tf)
 			schedule();             /* returns with interrupts on */
 			continue;
 		}
-		if (signal_pending(current)) {
+		/* restore_sigmask with nothing pending: rt_sigsuspend's
+		 * signal was taken by another thread. do_signal puts the
+		 * caller's mask back before the call returns or restarts. */
+		if (signal_pending(current) || current->restore_sigmask) {
 			sti();
 			do_signal(tf);
 			continue;
 		}
+		/* No handler is to run now: an interrupted call whose
+		 * result says "restart" is made again (kernel/restart.h). */
+		syscall_restart_no_handler(tf);
 		return;
 	}
 }

@@ -120,7 +120,9 @@ trap_ret:
 	.globl syscall_entry
 	.type syscall_entry, @function
 syscall_entry:
-	pushl $0                  /* err */
+	pushl %eax                /* err: the call's number, Linux's orig_eax;
+				   * %eax will hold the result
+				   * (syscall_restart.h) */
 	pushl $T_SYSCALL          /* trapno */
 	SAVE_FRAME
 	/* %ebx is callee-saved in the C ABI: it keeps tf across both calls

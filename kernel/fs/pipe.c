@@ -29,6 +29,7 @@
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
+#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
 #include "arch/i386/uaccess.h"
@@ -84,7 +85,7 @@ static long pipe_wait(struct pipe *p, struct waitqueue *wq, bool (*ready)(struct
 		if (nonblock)
 			return -EAGAIN;
 		if (signal_pending(current))
-			return -EINTR;
+			return -ERESTARTSYS;    /* kernel/restart.h */
 	}
 }
 
@@ -376,7 +377,7 @@ static long fifo_wait_partner(struct pipe *p, struct waitqueue *wq, unsigned *co
 		if (came)
 			return 0;
 		if (signal_pending(current))
-			return -EINTR;
+			return -ERESTARTSYS;    /* kernel/restart.h */
 	}
 }
 

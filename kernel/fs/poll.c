@@ -18,11 +18,13 @@
  * Linux's answers: fds < 0 are skipped (revents 0); an fd that is not
  * open is POLLNVAL and counts as ready; POLLERR and POLLHUP are reported
  * whether asked for or not; nfds above RLIMIT_NOFILE is -EINVAL; a
- * timeout < 0 waits for ever, 0 does not wait. Where Linux would restart
- * the call after a signal with no handler (ERESTARTNOHAND), Spindle
- * returns -EINTR, as its other sleeping calls do. */
+ * timeout < 0 waits for ever, 0 does not wait. A signal ends the wait
+ * with -EINTR if a handler runs, SA_RESTART or not; after a stop and
+ * SIGCONT the call goes on, to the same deadline (Linux's sys_poll and
+ * do_restart_poll; kernel/restart.h). */
 #include "kernel/fs/vfs.h"
 #include "kernel/clock.h"
+#include "kernel/restart.h"
 #include "kernel/file.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -87,14 +89,13 @@ static unsigned poll_one(const struct pollfd *p, struct poll_table *pt)
 	return mask & ((unsigned)(unsigned short)p->events | POLLERR | POLLHUP);
 }
 
-/* poll on fds already in kernel memory; timeout_ns UINT64_MAX: no limit.
- * The number of fds with events, 0 on timeout, -EINTR, -ENOMEM. */
-static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t timeout_ns)
+/* poll on fds already in kernel memory until deadline (clock_ns time;
+ * UINT64_MAX: no limit). The number of fds with events, 0 on timeout,
+ * -ERESTARTNOHAND (a signal), -ENOMEM. */
+static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t deadline)
 {
 	struct poll_table pt = { NULL, 0, nfds * POLL_QUEUES_PER_FILE };
-	uint64_t now = clock_ns();
-	uint64_t deadline = timeout_ns == UINT64_MAX || now + timeout_ns < now ?
-		UINT64_MAX : now + timeout_ns;
+	uint64_t now;
 	long ready;
 
 	if (pt.max && !(pt.entry = kmalloc(pt.max * sizeof(*pt.entry))))
@@ -119,15 +120,15 @@ static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t timeout_ns)
 	poll_freewait(&pt);
 	kfree(pt.entry);
 	/* Linux's order: ready fds first, then a signal, then the timeout. */
-	return ready || !signal_pending(current) ? ready : -EINTR;
+	return ready || !signal_pending(current) ? ready : -ERESTARTNOHAND;
 }
 
-/* poll(fds, nfds, timeout in ms) */
-SYSCALL(SYS_poll, poll)
+static long poll_restart(struct restart_block *rb);
+
+/* poll of the user's ufds[nfds] until deadline: the syscall, and the
+ * same again from restart_syscall. */
+static long poll_user(uint32_t ufds, unsigned nfds, uint64_t deadline)
 {
-	uint32_t ufds = arg[0];
-	unsigned nfds = arg[1];
-	int timeout_ms = (int)arg[2];
 	struct pollfd *fds = NULL;
 	size_t size = (size_t)nfds * sizeof(*fds);
 	long r;
@@ -142,8 +143,8 @@ SYSCALL(SYS_poll, poll)
 			return -EFAULT;
 		}
 	}
-	r = do_poll(fds, nfds, timeout_ms < 0 ? UINT64_MAX : (uint64_t)timeout_ms * NS_PER_MS);
-	/* Linux writes every revents back, even after -EINTR (its are 0). */
+	r = do_poll(fds, nfds, deadline);
+	/* Linux writes every revents back, even after a signal (its are 0). */
 	for (unsigned k = 0; k < nfds && r != -ENOMEM; k++)
 		if (copy_to_user(ufds + k * sizeof(*fds) + __builtin_offsetof(struct pollfd, revents),
 				 &fds[k].revents, sizeof(fds[k].revents))) {
@@ -151,5 +152,29 @@ SYSCALL(SYS_poll, poll)
 			break;
 		}
 	kfree(fds);
+	if (r == -ERESTARTNOHAND && deadline != UINT64_MAX) {
+		/* Made again with the whole timeout, it would never end if
+		 * stops came often enough: the rest of it, from the block. */
+		struct restart_block *rb = restart_block_set(poll_restart, deadline);
+		rb->arg[0] = ufds;
+		rb->arg[1] = nfds;
+		r = -ERESTART_RESTARTBLOCK;
+	}
 	return r;
+}
+
+static long poll_restart(struct restart_block *rb)
+{
+	return poll_user(rb->arg[0], rb->arg[1], rb->deadline);
+}
+
+/* poll(fds, nfds, timeout in ms) */
+SYSCALL(SYS_poll, poll)
+{
+	int timeout_ms = (int)arg[2];
+	uint64_t now = clock_ns(), deadline = UINT64_MAX;
+
+	if (timeout_ms >= 0)
+		deadline = now + (uint64_t)timeout_ms * NS_PER_MS;
+	return poll_user(arg[0], arg[1], deadline);
 }

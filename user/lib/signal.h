@@ -27,8 +27,7 @@
 /* The SA_RESTORER restorer (sigreturn.S): calls rt_sigreturn. */
 void __restore_rt(void);
 
-#define SA_NOCLDSTOP 0x00000001
-#define SA_RESTART   0x10000000
+/* SA_NOCLDSTOP, SA_RESTART and the other flags are lib/abi.h's. */
 #define SIG_ERR ((void (*)(int))-1)
 
 /* Signal numbers beyond lib/abi.h's (Linux i386). */

@@ -53,7 +53,10 @@ TEST(stop_and_continue)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_chld;
-	sa.sa_flags = SA_SIGINFO;
+	/* SA_RESTART: the SIGCHLD of the stop may come while waitpid is
+	 * between its look at the children and its sleep; without it,
+	 * waitpid would then return -1 EINTR, on Linux as here. */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	EXPECT_EQ(sigaction(SIGCHLD, &sa, NULL), 0);
 	ncodes = 0;
 	pid = spinner();
