@@ -11,6 +11,8 @@
  *   uname's sysname          kernel/uname.c
  *   a handler without        kernel/signal.c chooses Linux's old frame
  *   SA_SIGINFO               (arch/i386/signal_frame.c setup_frame)
+ *   system call 0 by hand    kernel/restart.c: restart_syscall, or
+ *                            -ENOSYS (not in the seed's table)
  * Everything else is common to both. */
 #ifndef KERNEL_PERSONALITY_H
 #define KERNEL_PERSONALITY_H

@@ -1,6 +1,7 @@
 /* kernel/restart.c - restart_syscall (0) and the restart block
  * (kernel/restart.h). */
 #include "kernel/restart.h"
+#include "kernel/personality.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "lib/string.h"
@@ -25,13 +26,18 @@ struct restart_block *restart_block_set(long (*fn)(struct restart_block *),
 /* restart_syscall(): what an interrupted nanosleep, poll or timed
  * FUTEX_WAIT becomes when it is made again (syscall_restart.c puts 0 in
  * %eax). It runs the block once: a second restart_syscall without a new
- * interruption gets -EINTR, as Linux's. */
+ * interruption gets -EINTR, as Linux's - or, from a seed program,
+ * -ENOSYS (restart.h). */
 SYSCALL(SYS_restart_syscall, restart_syscall)
 {
 	struct restart_block *rb = &current->restart_block;
 	long (*fn)(struct restart_block *) = rb->fn ? rb->fn : restart_no_restart;
+	bool armed = rb->armed;
 
 	(void)arg;
 	rb->fn = restart_no_restart;
+	rb->armed = false;
+	if (!armed && current->personality != PERSONALITY_LINUX)
+		return -ENOSYS;
 	return fn(rb);
 }

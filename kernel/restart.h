@@ -32,7 +32,12 @@
  *   timeout                                         ERESTARTNOHAND
  *   nanosleep, clock_nanosleep, poll with a timeout, FUTEX_WAIT with a
  *   timeout                                         ERESTART_RESTARTBLOCK
- *   rt_sigtimedwait, and everything else            -EINTR (never restarted) */
+ *   rt_sigtimedwait, and everything else            -EINTR (never restarted)
+ *
+ * Number 0 is Linux's restart_syscall, which a linux-personality program
+ * may call by hand (-EINTR when nothing was interrupted). The seed's
+ * table has no 0 (abi.md section 3): a seed program that calls it gets
+ * -ENOSYS, unless the kernel itself put the 0 there a moment ago. */
 #ifndef KERNEL_RESTART_H
 #define KERNEL_RESTART_H
 
@@ -52,6 +57,10 @@ struct restart_block {
 	long (*fn)(struct restart_block *rb);
 	uint64_t deadline;      /* CLOCK_MONOTONIC ns: when the sleep ends */
 	uint32_t arg[4];
+	/* The way out has just turned the call into restart_syscall
+	 * (syscall_restart_no_handler): the one call 0 a seed program
+	 * makes that is not -ENOSYS. */
+	bool armed;
 };
 
 /* Linux's do_no_restart_syscall: what restart_syscall runs when nothing

@@ -147,6 +147,15 @@ bool signal_pending(struct task *t);        /* deliverable now */
 void do_signal(struct trapframe *tf);
 /* current's mask becomes mask (minus SIGKILL and SIGSTOP). */
 void signal_set_blocked(uint64_t mask);
+/* A temporary mask for the length of one call (rt_sigsuspend, ppoll,
+ * pselect6; Linux's set_user_sigmask): the user's 8-byte mask at umask
+ * is put in force and the current one kept as saved_sigmask. 0, -EINVAL
+ * (sigsetsize not 8), -EFAULT. */
+long sigmask_set_temporary(uint32_t umask, uint32_t sigsetsize);
+/* After such a call: the saved mask back now, unless the call returns
+ * result -ERESTARTNOHAND (a signal came), when it goes back on the way
+ * out (Linux's restore_saved_sigmask_unless). */
+void sigmask_restore_unless_interrupted(long result);
 /* Takes sig (pending in set) off set, with its siginfo (signal.c). */
 void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info);
 /* Takes the next signal of allowed off t's pending sets, with its

@@ -114,17 +114,37 @@ SYSCALL(SYS_pause, pause)
  * the old mask back and makes the call again, as on Linux. */
 SYSCALL(SYS_rt_sigsuspend, rt_sigsuspend)
 {
+	long err = sigmask_set_temporary(arg[0], arg[1]);
+
+	return err < 0 ? err : wait_for_signal();
+}
+
+long sigmask_set_temporary(uint32_t umask, uint32_t sigsetsize)
+{
 	struct task *t = current;
 	uint64_t mask;
 
-	if (arg[1] != sizeof(mask))
+	if (sigsetsize != sizeof(mask))
 		return -EINVAL;
-	if (copy_from_user(&mask, arg[0], sizeof(mask)))
+	if (copy_from_user(&mask, umask, sizeof(mask)))
 		return -EFAULT;
 	t->saved_sigmask = t->blocked;
 	t->restore_sigmask = true;
 	signal_set_blocked(mask);
-	return wait_for_signal();
+	return 0;
+}
+
+void sigmask_restore_unless_interrupted(long result)
+{
+	struct task *t = current;
+
+	/* Interrupted: the mask stays until do_signal has chosen the
+	 * signal under it, then the handler's frame (or do_signal itself,
+	 * if no handler runs) puts the old one back. */
+	if (result == -ERESTARTNOHAND || !t->restore_sigmask)
+		return;
+	t->restore_sigmask = false;
+	signal_set_blocked(t->saved_sigmask);
 }
 
 /* rt_sigtimedwait(set, info, timeout, sigsetsize): takes the first

@@ -46,6 +46,7 @@
 #define SYS_setsid          66
 #define SYS_setrlimit       75
 #define SYS_getrlimit       76
+#define SYS_select          82
 #define SYS_symlink         83
 #define SYS_readlink        85
 #define SYS_munmap          91
@@ -62,6 +63,7 @@
 #define SYS_getpgid        132
 #define SYS_fchdir         133
 #define SYS__llseek        140
+#define SYS__newselect     142
 #define SYS_readv          145
 #define SYS_getsid         147
 #define SYS_writev         146
@@ -110,10 +112,14 @@
 #define SYS_readlinkat     305
 #define SYS_fchmodat       306
 #define SYS_faccessat      307
+#define SYS_pselect6       308
+#define SYS_ppoll          309
 #define SYS_dup3           330
 #define SYS_pipe2          331
 #define SYS_prlimit64      340
 #define SYS_statx          383
+#define SYS_pselect6_time64 413
+#define SYS_ppoll_time64   414
 #define SYS_rt_sigtimedwait_time64 421
 
 /* ---- System calls of abi.md section 9 (both personalities): threads,

@@ -59,6 +59,7 @@ void syscall_restart_no_handler(struct trapframe *tf)
 		break;
 	case -ERESTART_RESTARTBLOCK:
 		back_up(tf, SYS_restart_syscall);
+		current->restart_block.armed = true;
 		break;
 	}
 }
@@ -69,4 +70,5 @@ void syscall_restart_forget(struct trapframe *tf)
 	/* A block left by a call the handler interrupted is stale now:
 	 * restart_syscall from here is -EINTR (Linux's restore_sigcontext). */
 	current->restart_block.fn = restart_no_restart;
+	current->restart_block.armed = false;
 }

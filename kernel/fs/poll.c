@@ -23,6 +23,7 @@
  * SIGCONT the call goes on, to the same deadline (Linux's sys_poll and
  * do_restart_poll; kernel/restart.h). */
 #include "kernel/fs/vfs.h"
+#include "kernel/fs/poll.h"
 #include "kernel/clock.h"
 #include "kernel/restart.h"
 #include "kernel/file.h"
@@ -30,6 +31,7 @@
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/time.h"
 #include "kernel/mm/kmem.h"
 #include "arch/i386/uaccess.h"
 
@@ -75,7 +77,7 @@ static void poll_freewait(struct poll_table *pt)
 }
 
 /* One fd's revents (queueing the task through pt). */
-static unsigned poll_one(const struct pollfd *p, struct poll_table *pt)
+static unsigned poll_one(const struct pollfd *p, struct poll_table *pt, unsigned always)
 {
 	struct file *f;
 	unsigned mask;
@@ -86,13 +88,10 @@ static unsigned poll_one(const struct pollfd *p, struct poll_table *pt)
 		return POLLNVAL;
 	mask = f->fop && f->fop->poll ? f->fop->poll(f, pt) : DEFAULT_POLLMASK;
 	file_put(f);
-	return mask & ((unsigned)(unsigned short)p->events | POLLERR | POLLHUP);
+	return mask & ((unsigned)(unsigned short)p->events | always);
 }
 
-/* poll on fds already in kernel memory until deadline (clock_ns time;
- * UINT64_MAX: no limit). The number of fds with events, 0 on timeout,
- * -ERESTARTNOHAND (a signal), -ENOMEM. */
-static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t deadline)
+long do_poll(struct pollfd *fds, unsigned nfds, uint64_t deadline, unsigned always)
 {
 	struct poll_table pt = { NULL, 0, nfds * POLL_QUEUES_PER_FILE };
 	uint64_t now;
@@ -104,7 +103,7 @@ static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t deadline)
 		ready = 0;
 		current->state = TASK_INTERRUPTIBLE;
 		for (unsigned k = 0; k < nfds; k++) {
-			fds[k].revents = (short)poll_one(&fds[k], &pt);
+			fds[k].revents = (short)poll_one(&fds[k], &pt, always);
 			if (fds[k].revents)
 				ready++;
 		}
@@ -123,10 +122,9 @@ static long do_poll(struct pollfd *fds, unsigned nfds, uint64_t deadline)
 	return ready || !signal_pending(current) ? ready : -ERESTARTNOHAND;
 }
 
-static long poll_restart(struct restart_block *rb);
-
-/* poll of the user's ufds[nfds] until deadline: the syscall, and the
- * same again from restart_syscall. */
+/* poll of the user's ufds[nfds] until deadline: poll, ppoll and
+ * restart_syscall's poll_restart. do_poll's results, and -EINVAL,
+ * -EFAULT. */
 static long poll_user(uint32_t ufds, unsigned nfds, uint64_t deadline)
 {
 	struct pollfd *fds = NULL;
@@ -143,7 +141,7 @@ static long poll_user(uint32_t ufds, unsigned nfds, uint64_t deadline)
 			return -EFAULT;
 		}
 	}
-	r = do_poll(fds, nfds, deadline);
+	r = do_poll(fds, nfds, deadline, POLL_ALWAYS);
 	/* Linux writes every revents back, even after a signal (its are 0). */
 	for (unsigned k = 0; k < nfds && r != -ENOMEM; k++)
 		if (copy_to_user(ufds + k * sizeof(*fds) + __builtin_offsetof(struct pollfd, revents),
@@ -152,9 +150,19 @@ static long poll_user(uint32_t ufds, unsigned nfds, uint64_t deadline)
 			break;
 		}
 	kfree(fds);
+	return r;
+}
+
+/* poll's own restart: made again with the whole timeout, it would never
+ * end if stops came often enough, so the rest of it is kept in the
+ * restart block (Linux's do_restart_poll). */
+static long poll_restart(struct restart_block *rb);
+
+static long poll_restartable(uint32_t ufds, unsigned nfds, uint64_t deadline)
+{
+	long r = poll_user(ufds, nfds, deadline);
+
 	if (r == -ERESTARTNOHAND && deadline != UINT64_MAX) {
-		/* Made again with the whole timeout, it would never end if
-		 * stops came often enough: the rest of it, from the block. */
 		struct restart_block *rb = restart_block_set(poll_restart, deadline);
 		rb->arg[0] = ufds;
 		rb->arg[1] = nfds;
@@ -165,16 +173,96 @@ static long poll_user(uint32_t ufds, unsigned nfds, uint64_t deadline)
 
 static long poll_restart(struct restart_block *rb)
 {
-	return poll_user(rb->arg[0], rb->arg[1], rb->deadline);
+	return poll_restartable(rb->arg[0], rb->arg[1], rb->deadline);
 }
 
 /* poll(fds, nfds, timeout in ms) */
 SYSCALL(SYS_poll, poll)
 {
 	int timeout_ms = (int)arg[2];
-	uint64_t now = clock_ns(), deadline = UINT64_MAX;
+	uint64_t deadline = UINT64_MAX;
 
 	if (timeout_ms >= 0)
-		deadline = now + (uint64_t)timeout_ms * NS_PER_MS;
-	return poll_user(arg[0], arg[1], deadline);
+		deadline = clock_ns() + (uint64_t)timeout_ms * NS_PER_MS;
+	return poll_restartable(arg[0], arg[1], deadline);
+}
+
+/* ---- the timeouts of ppoll and the select calls ---- */
+
+int poll_timeout_from_user(uint32_t ut, enum poll_time_kind kind, uint64_t *deadline)
+{
+	uint64_t ns;
+	int err;
+
+	*deadline = UINT64_MAX;
+	if (!ut)
+		return 0;
+	if (kind == PT_TIMEVAL) {
+		struct timeval tv;
+		int64_t sec, usec;
+		if (copy_from_user(&tv, ut, sizeof(tv)))
+			return -EFAULT;
+		/* Linux's kern_select: whole seconds of tv_usec move to
+		 * tv_sec; what is left must not be negative. */
+		sec = (int64_t)tv.tv_sec + tv.tv_usec / 1000000;
+		usec = tv.tv_usec % 1000000;
+		if (sec < 0 || usec < 0)
+			return -EINVAL;
+		ns = (uint64_t)sec >= 500ull * 365 * 86400 ? TIME_NS_MAX :
+			(uint64_t)sec * NSEC_PER_SEC + (uint64_t)usec * 1000;
+	} else if ((err = timespec_from_user(ut, kind == PT_TIMESPEC64, &ns)) < 0) {
+		return err;
+	}
+	*deadline = time_add_sat(clock_ns(), ns);
+	return 0;
+}
+
+long poll_timeout_finish(uint32_t ut, enum poll_time_kind kind, uint64_t deadline, long r)
+{
+	uint64_t now = clock_ns(), left = deadline > now ? deadline - now : 0;
+	int err;
+
+	if (!ut || deadline == TIME_NS_MAX)
+		return r;
+	if (kind == PT_TIMEVAL) {
+		struct timeval tv = { (long)(left / NSEC_PER_SEC),
+				      (long)(left % NSEC_PER_SEC / 1000) };
+		err = copy_to_user(ut, &tv, sizeof(tv)) ? -EFAULT : 0;
+	} else {
+		err = timespec_to_user(ut, kind == PT_TIMESPEC64, left);
+	}
+	/* A timeout in read-only memory is not the caller's error once
+	 * the call is done (Linux ignores it), but a call to be made
+	 * again would start over with its whole timeout: -EINTR then. */
+	if (err && r == -ERESTARTNOHAND)
+		return -EINTR;
+	return r;
+}
+
+/* ppoll(fds, nfds, timeout, sigmask, sigsetsize): poll with a timespec
+ * timeout (NULL: none) and a signal mask in force while it waits. The
+ * time left goes back to *timeout; a signal makes it -EINTR after a
+ * handler, or the call again (with the time left) after a stop. */
+static long do_ppoll(const uint32_t *arg, enum poll_time_kind kind)
+{
+	uint64_t deadline;
+	long r;
+
+	if ((r = poll_timeout_from_user(arg[2], kind, &deadline)) < 0)
+		return r;
+	if (arg[3] && (r = sigmask_set_temporary(arg[3], arg[4])) < 0)
+		return r;
+	r = poll_user(arg[0], arg[1], deadline);
+	sigmask_restore_unless_interrupted(r);
+	return poll_timeout_finish(arg[2], kind, deadline, r);
+}
+
+SYSCALL(SYS_ppoll, ppoll)
+{
+	return do_ppoll(arg, PT_TIMESPEC);
+}
+
+SYSCALL(SYS_ppoll_time64, ppoll_time64)
+{
+	return do_ppoll(arg, PT_TIMESPEC64);
 }

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifndef LX_PROG
 #error "define LX_PROG (the program's name) before including lx.h"
@@ -51,6 +54,37 @@ static void lx_run(const char *name, void (*fn)(void))
 	if (!lx_case_failed)
 		printf("PASS %s.%s\n", LX_PROG, name);
 	fflush(stdout);
+}
+
+/* CLOCK_MONOTONIC in milliseconds (for "not before" checks, never "fast
+ * enough" ones). */
+__attribute__((unused))
+static long long lx_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* A pipe in lx_pipe_fd, or a FAIL line and -1. */
+static int lx_pipe_fd[2];
+
+__attribute__((unused))
+static int lx_open_pipe(void)
+{
+	if (pipe(lx_pipe_fd) < 0) {
+		lx_fail("pipe: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+__attribute__((unused))
+static void lx_close_pipe(void)
+{
+	close(lx_pipe_fd[0]);
+	close(lx_pipe_fd[1]);
 }
 
 __attribute__((unused))

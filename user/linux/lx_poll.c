@@ -22,41 +22,16 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static int pfd[2];
-
-static int open_pipe(void)
-{
-	if (pipe(pfd) < 0) {
-		lx_fail("pipe: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void close_pipe(void)
-{
-	close(pfd[0]);
-	close(pfd[1]);
-}
-
 TEST(empty_pipe_not_readable)
 {
 	struct pollfd p[2];
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p[0] = (struct pollfd){ pfd[0], POLLIN, 0x7777 };
-	p[1] = (struct pollfd){ pfd[1], POLLOUT, 0x7777 };
+	p[0] = (struct pollfd){ lx_pipe_fd[0], POLLIN, 0x7777 };
+	p[1] = (struct pollfd){ lx_pipe_fd[1], POLLOUT, 0x7777 };
 	int r = poll(p, 2, 0);
-	close_pipe();
+	lx_close_pipe();
 	EXPECT_EQ(r, 1);
 	EXPECT_EQ(p[0].revents, 0);
 	EXPECT_EQ(p[1].revents, POLLOUT);
@@ -66,12 +41,12 @@ TEST(data_makes_it_readable)
 {
 	struct pollfd p = { 0, POLLIN | POLLOUT, 0 };
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[0];
-	int w = (int)write(pfd[1], "x", 1);
+	p.fd = lx_pipe_fd[0];
+	int w = (int)write(lx_pipe_fd[1], "x", 1);
 	int r = poll(&p, 1, 0);
-	close_pipe();
+	lx_close_pipe();
 	EXPECT_EQ(w, 1);
 	EXPECT_EQ(r, 1);
 	/* The read end is not writable: POLLOUT is not reported. */
@@ -84,20 +59,20 @@ TEST(full_pipe_not_writable)
 	struct pollfd p = { 0, POLLOUT, 0 };
 	long n, total = 0;
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[1];
-	fcntl(pfd[1], F_SETFL, O_NONBLOCK);
-	while ((n = write(pfd[1], buf, 512)) > 0)
+	p.fd = lx_pipe_fd[1];
+	fcntl(lx_pipe_fd[1], F_SETFL, O_NONBLOCK);
+	while ((n = write(lx_pipe_fd[1], buf, 512)) > 0)
 		total += n;
 	int full = poll(&p, 1, 0);
 	short full_ev = p.revents;
 	/* Room for a PIPE_BUF write again: writable. */
 	for (int k = 0; k < 4096 / 512; k++)
-		if (read(pfd[0], buf, 512) != 512)
+		if (read(lx_pipe_fd[0], buf, 512) != 512)
 			total = -1;
 	int room = poll(&p, 1, 0);
-	close_pipe();
+	lx_close_pipe();
 	EXPECT(total > 0, "filling the pipe");
 	EXPECT_EQ(full, 0);
 	EXPECT_EQ(full_ev, 0);
@@ -109,12 +84,12 @@ TEST(no_writer_is_hangup)
 {
 	struct pollfd p = { 0, POLLIN, 0 };
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[0];
-	close(pfd[1]);
+	p.fd = lx_pipe_fd[0];
+	close(lx_pipe_fd[1]);
 	int r = poll(&p, 1, -1);
-	close(pfd[0]);
+	close(lx_pipe_fd[0]);
 	EXPECT_EQ(r, 1);
 	EXPECT_EQ(p.revents, POLLHUP);      /* reported though not asked for */
 }
@@ -123,12 +98,12 @@ TEST(no_reader_is_error)
 {
 	struct pollfd p = { 0, 0, 0 };
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[1];
-	close(pfd[0]);
+	p.fd = lx_pipe_fd[1];
+	close(lx_pipe_fd[0]);
 	int r = poll(&p, 1, -1);
-	close(pfd[1]);
+	close(lx_pipe_fd[1]);
 	EXPECT_EQ(r, 1);
 	EXPECT_EQ(p.revents, POLLERR);      /* POLLOUT was not asked for */
 }
@@ -150,13 +125,13 @@ TEST(same_fd_twice)
 {
 	struct pollfd p[2];
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p[0] = (struct pollfd){ pfd[0], POLLIN, 0 };
-	p[1] = (struct pollfd){ pfd[0], POLLIN, 0 };
-	int w = (int)write(pfd[1], "x", 1);
+	p[0] = (struct pollfd){ lx_pipe_fd[0], POLLIN, 0 };
+	p[1] = (struct pollfd){ lx_pipe_fd[0], POLLIN, 0 };
+	int w = (int)write(lx_pipe_fd[1], "x", 1);
 	int r = poll(p, 2, 0);
-	close_pipe();
+	lx_close_pipe();
 	EXPECT_EQ(w, 1);
 	EXPECT_EQ(r, 2);
 	EXPECT_EQ(p[0].revents, POLLIN);
@@ -167,19 +142,19 @@ TEST(timeout)
 {
 	struct pollfd p = { 0, POLLIN, 0 };
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[0];
-	long long t0 = now_ms();
+	p.fd = lx_pipe_fd[0];
+	long long t0 = lx_now_ms();
 	int r = poll(&p, 1, 150);
-	long long dt = now_ms() - t0;
-	close_pipe();
+	long long dt = lx_now_ms() - t0;
+	lx_close_pipe();
 	EXPECT_EQ(r, 0);
 	EXPECT_EQ(p.revents, 0);
 	EXPECT(dt >= 150, "returned after %lld ms, want >= 150", dt);
-	t0 = now_ms();
+	t0 = lx_now_ms();
 	r = poll(NULL, 0, 100);             /* no fds: a sleep */
-	dt = now_ms() - t0;
+	dt = lx_now_ms() - t0;
 	EXPECT_EQ(r, 0);
 	EXPECT(dt >= 100, "poll(NULL, 0, 100) returned after %lld ms", dt);
 }
@@ -188,7 +163,7 @@ static void *late_writer(void *arg)
 {
 	(void)arg;
 	usleep(100000);
-	if (write(pfd[1], "y", 1) != 1)
+	if (write(lx_pipe_fd[1], "y", 1) != 1)
 		return (void *)1;
 	return NULL;
 }
@@ -199,17 +174,17 @@ TEST(woken_by_a_thread)
 	int other[2];
 	pthread_t t;
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
 	if (pipe(other) < 0)
 		FAIL("pipe: %s", strerror(errno));
 	p[0] = (struct pollfd){ other[0], POLLIN, 0 };
-	p[1] = (struct pollfd){ pfd[0], POLLIN, 0 };
+	p[1] = (struct pollfd){ lx_pipe_fd[0], POLLIN, 0 };
 	pthread_create(&t, NULL, late_writer, NULL);
 	int r = poll(p, 2, -1);
 	void *ret;
 	pthread_join(t, &ret);
-	close_pipe();
+	lx_close_pipe();
 	close(other[0]);
 	close(other[1]);
 	EXPECT_EQ(r, 1);
@@ -223,17 +198,17 @@ TEST(woken_by_a_child)
 	struct pollfd p = { 0, POLLIN, 0 };
 	int status;
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[0];
+	p.fd = lx_pipe_fd[0];
 	pid_t pid = fork();
 	if (pid == 0) {
 		usleep(100000);
-		_exit(write(pfd[1], "z", 1) == 1 ? 0 : 1);
+		_exit(write(lx_pipe_fd[1], "z", 1) == 1 ? 0 : 1);
 	}
 	int r = poll(&p, 1, 10000);
 	waitpid(pid, &status, 0);
-	close_pipe();
+	lx_close_pipe();
 	EXPECT_EQ(r, 1);
 	EXPECT_EQ(p.revents, POLLIN);
 	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status 0x%x", status);
@@ -248,9 +223,9 @@ TEST(signal_is_eintr)
 	struct itimerval it = { { 0, 0 }, { 0, 100000 } };
 	struct pollfd p = { 0, POLLIN, 0 };
 
-	if (open_pipe() < 0)
+	if (lx_open_pipe() < 0)
 		return;
-	p.fd = pfd[0];
+	p.fd = lx_pipe_fd[0];
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = SA_RESTART;           /* poll is never restarted (Linux) */
 	sigaction(SIGALRM, &sa, NULL);
@@ -258,7 +233,7 @@ TEST(signal_is_eintr)
 	errno = 0;
 	int r = poll(&p, 1, -1);
 	int e = errno;
-	close_pipe();
+	lx_close_pipe();
 	signal(SIGALRM, SIG_DFL);
 	EXPECT_EQ(r, -1);
 	EXPECT_EQ(e, EINTR);
@@ -276,7 +251,7 @@ TEST(errors)
 	EXPECT_EQ(errno, EFAULT);
 	/* A read-only pollfd array: the revents cannot be written back. */
 	errno = 0;
-	EXPECT_EQ(syscall(SYS_poll, now_ms, 1, 0), -1);
+	EXPECT_EQ(syscall(SYS_poll, lx_now_ms, 1, 0), -1);
 	EXPECT_EQ(errno, EFAULT);
 	/* More fds than RLIMIT_NOFILE allows. */
 	for (unsigned k = 0; k < 65; k++)
