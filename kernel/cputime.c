@@ -206,21 +206,26 @@ SYSCALL(SYS_getrusage, getrusage)
 SYSCALL(SYS_times, times)
 {
 	struct tms tms;
-	struct cputime c;
-	struct task *leader;
 	uint32_t flags;
 
 	if (arg[0]) {
 		flags = spin_lock_irqsave(&tasklist_lock);
-		leader = current->group_leader;
-		c = group_locked(leader);
-		tms.tms_utime = ticks_to_clock_t(c.utime);
-		tms.tms_stime = ticks_to_clock_t(c.stime);
-		tms.tms_cutime = ticks_to_clock_t(leader->cutime);
-		tms.tms_cstime = ticks_to_clock_t(leader->cstime);
+		cputime_tms_locked(current->group_leader, &tms);
 		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (copy_to_user(arg[0], &tms, sizeof(tms)))
 			return -EFAULT;
 	}
 	return ticks_to_clock_t(clock_ticks());
+}
+
+void cputime_tms_locked(struct task *leader, struct tms *tms)
+{
+	struct cputime c;
+
+	ASSERT(spin_held(&tasklist_lock));
+	c = group_locked(leader);
+	tms->tms_utime = ticks_to_clock_t(c.utime);
+	tms->tms_stime = ticks_to_clock_t(c.stime);
+	tms->tms_cutime = ticks_to_clock_t(leader->cutime);
+	tms->tms_cstime = ticks_to_clock_t(leader->cstime);
 }

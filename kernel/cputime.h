@@ -30,6 +30,10 @@ void cputime_reap_locked(struct task *reaper, struct task *c);
 /* execve in a thread (de_thread): the old leader's books become to's.
  * tasklist_lock held. */
 void cputime_move_locked(struct task *from, struct task *to);
+struct tms;
+/* Process leader's times and its reaped children's, in clock_t units
+ * (1/USER_HZ s): times(2) and /proc/PID/stat. tasklist_lock held. */
+void cputime_tms_locked(struct task *leader, struct tms *tms);
 /* The CPU time of the calling process (thread: of the caller alone), in
  * ns: CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (time.c). */
 uint64_t cputime_ns(bool thread);

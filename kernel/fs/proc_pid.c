@@ -15,6 +15,7 @@
  * NUL, read from the process's own pages ([mm->arg_start, arg_end));
  * empty for a zombie or a kernel thread, as on Linux. */
 #include "kernel/fs/vfs.h"
+#include "kernel/cputime.h"
 #include "kernel/initrd.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
@@ -74,6 +75,7 @@ static char state_char(enum task_state s)
 	case TASK_INTERRUPTIBLE: return 'S';
 	case TASK_UNINTERRUPTIBLE: return 'D';
 	case TASK_ZOMBIE: return 'Z';
+	case TASK_STOPPED: return 'T';
 	default: return 'X';
 	}
 }
@@ -85,6 +87,7 @@ struct stat_fields {
 	int pid, ppid, pgid, sid, nthreads, exit_signal, cpu, exit_code;
 	uint32_t pending, blocked, ignored, caught;
 	unsigned long rsslim;
+	struct tms times;               /* clock_t units, as times(2) */
 };
 
 static void read_task_locked(struct task *t, struct stat_fields *s)
@@ -106,6 +109,7 @@ static void read_task_locked(struct task *t, struct stat_fields *s)
 	s->cpu = t->cpu;
 	s->exit_code = t->state == TASK_ZOMBIE ? t->exit_code : 0;
 	s->rsslim = t->rlim[RLIMIT_RSS].rlim_cur;
+	cputime_tms_locked(t, &s->times);
 	/* The old 32-bit signal words (Linux: sig[0] & 0x7fffffff). */
 	s->pending = s->blocked = s->ignored = s->caught = 0;
 	if (t->sighand) {
@@ -163,14 +167,14 @@ struct initrd_file *proc_pid_stat(int pid, int *err)
 	}
 	tpgid = tty_foreground_of(s.sid);
 	n = snprintf(buf, sizeof(buf),
-		     "%d (%s) %c %d %d %d %d %d %u %u %u %u %u %u %u %d %d %d %d %d %d %u "
+		     "%d (%s) %c %d %d %d %d %d %u %u %u %u %u %ld %ld %ld %ld %d %d %d %d %u "
 		     "%u %u %lu %u %u %u %u %u %u %u %u %u %u %u %u %d %d %u %u %u %u %d "
 		     "%u %u %u %u %u %u %u %d\n",
 		     s.pid, s.comm, s.state, s.ppid, s.pgid, s.sid,
 		     tpgid >= 0 ? CONSOLE_TTY_NR : 0, tpgid,
 		     0u,                            /* flags (Linux's PF_*) */
 		     0u, 0u, 0u, 0u,                /* minflt cminflt majflt cmajflt */
-		     0u, 0u, 0, 0,                  /* utime stime cutime cstime */
+		     s.times.tms_utime, s.times.tms_stime, s.times.tms_cutime, s.times.tms_cstime,
 		     20, 0,                         /* priority, nice */
 		     s.nthreads, 0,                 /* num_threads, itrealvalue */
 		     0u,                            /* starttime */

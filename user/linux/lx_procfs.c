@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/times.h>
+#include <sys/wait.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,6 +163,44 @@ TEST(child_and_zombie)
 	EXPECT_EQ(gone, -ENOENT);
 }
 
+/* Fields 14-17 (utime stime cutime cstime) are times(2)'s, in clock
+ * ticks; a stopped child's state is T. */
+TEST(cpu_times_and_stopped_state)
+{
+	char buf[1024], *f[64];
+	struct tms before, after;
+	volatile unsigned long spin = 0;
+	clock_t t0 = times(&before);
+	int status;
+
+	while (times(NULL) - t0 < sysconf(_SC_CLK_TCK) / 4)    /* 250 ms */
+		spin++;
+	int n = stat_fields(getpid(), buf, sizeof(buf), f, 64);
+	times(&after);
+	EXPECT_EQ(n, 52);
+	long ut = atol(f[13]), st = atol(f[14]);
+	EXPECT(ut >= before.tms_utime && ut <= after.tms_utime,
+	       "utime %ld, times() says %ld..%ld", ut, (long)before.tms_utime, (long)after.tms_utime);
+	EXPECT(st >= before.tms_stime && st <= after.tms_stime,
+	       "stime %ld, times() says %ld..%ld", st, (long)before.tms_stime, (long)after.tms_stime);
+	EXPECT(ut + st > 0, "no CPU time after 250 ms of spinning");
+	EXPECT_EQ(atol(f[15]), (long)after.tms_cutime);
+	EXPECT_EQ(atol(f[16]), (long)after.tms_cstime);
+
+	pid_t pid = fork();
+	if (pid == 0)
+		for (;;)
+			pause();
+	EXPECT(pid > 0, "fork");
+	EXPECT_EQ(kill(pid, SIGSTOP), 0);
+	EXPECT_EQ(waitpid(pid, &status, WUNTRACED), pid);
+	n = stat_fields(pid, buf, sizeof(buf), f, 64);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	EXPECT_EQ(n, 52);
+	EXPECT(f[2][0] == 'T', "stopped child's state %s", f[2]);
+}
+
 TEST(cmdline)
 {
 	char buf[1024], path[64];
@@ -226,6 +266,7 @@ int main(int argc, char **argv)
 	RUN(threads_are_counted);
 	RUN(signal_masks);
 	RUN(child_and_zombie);
+	RUN(cpu_times_and_stopped_state);
 	RUN(cmdline);
 	RUN(errors);
 	return lx_exit_code();
