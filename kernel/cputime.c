@@ -152,13 +152,17 @@ static long rusage_to_user(uint32_t uru, struct cputime c)
 	return copy_to_user(uru, &ru, sizeof(ru)) ? -EFAULT : 0;
 }
 
-long cputime_rusage_of_zombie(struct task *c, uint32_t urusage)
+void cputime_of_zombie_locked(struct task *c, uint32_t ticks[2])
 {
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
 	struct cputime t = reaped_time_locked(c);
 
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return rusage_to_user(urusage, t);
+	ticks[0] = t.utime;
+	ticks[1] = t.stime;
+}
+
+long cputime_rusage_to_user(uint32_t urusage, const uint32_t ticks[2])
+{
+	return rusage_to_user(urusage, (struct cputime){ ticks[0], ticks[1] });
 }
 
 uint64_t cputime_ns(bool thread)

@@ -37,8 +37,12 @@ void cputime_tms_locked(struct task *leader, struct tms *tms);
 /* The CPU time of the calling process (thread: of the caller alone), in
  * ns: CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (time.c). */
 uint64_t cputime_ns(bool thread);
-/* wait4's rusage for zombie c (its time and its children's, Linux's
- * RUSAGE_BOTH) at user address urusage: 0 or -EFAULT. */
-long cputime_rusage_of_zombie(struct task *c, uint32_t urusage);
+/* What reaping zombie c would hand its reaper (its time and its
+ * children's, Linux's RUSAGE_BOTH), in ticks: user, system. Read while
+ * the zombie cannot go away. tasklist_lock held. */
+void cputime_of_zombie_locked(struct task *c, uint32_t ticks[2]);
+/* wait4's and waitid's struct rusage of those ticks at user address
+ * urusage (the other fields 0): 0 or -EFAULT. */
+long cputime_rusage_to_user(uint32_t urusage, const uint32_t ticks[2]);
 
 #endif

@@ -221,10 +221,12 @@ int jobctl_wait_report_locked(struct task *c, uint32_t options)
 	spin_lock(&sh->lock);
 	if ((options & WUNTRACED) && c->stop_report) {
 		status = (c->stop_report << 8) | 0x7f;  /* WIFSTOPPED */
-		c->stop_report = 0;
+		if (!(options & WNOWAIT))
+			c->stop_report = 0;
 	} else if ((options & WCONTINUED) && c->cont_report) {
 		status = 0xffff;                        /* WIFCONTINUED */
-		c->cont_report = false;
+		if (!(options & WNOWAIT))
+			c->cont_report = false;
 	}
 	spin_unlock(&sh->lock);
 	return status;

@@ -29,8 +29,9 @@ void jobctl_do_stop(int sig);
 /* do_signal on a thread with JOBSTOP_PENDING: it stops until SIGCONT or
  * SIGKILL. */
 void jobctl_stop_self(void);
-/* wait4: a report for the stopped (WUNTRACED) or continued (WCONTINUED)
- * process c, as a wait status, taken (0: none). tasklist_lock held. */
+/* wait4 and waitid: a report for the stopped (WUNTRACED) or continued
+ * (WCONTINUED) process c, as a wait status, taken unless WNOWAIT (0:
+ * none). tasklist_lock held. */
 int jobctl_wait_report_locked(struct task *c, uint32_t options);
 
 /* Does current block or ignore sig? (the terminal's is_ignored) */

@@ -1,4 +1,4 @@
-/* kernel/wait.c - wait4 and waitpid: reaping zombies.
+/* kernel/wait.c - wait4, waitpid and waitid: reaping zombies.
  *
  * A parent waits for its children, and, as on Linux, for the children of
  * every task of its thread group. Which children a call may reap:
@@ -25,6 +25,18 @@
 
 #define __WNOTHREAD 0x20000000
 #define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
+
+/* What do_wait found: a zombie (not yet reaped) or a live child with a
+ * stop or continue to report; status is the wait status either way. */
+struct wait_found {
+	struct task *c;
+	int tid;
+	int status;
+	bool zombie;
+	/* A zombie's CPU time for the rusage (user, system ticks), read
+	 * under tasklist_lock: with WNOWAIT nothing keeps c alive after. */
+	uint32_t ticks[2];
+};
 
 void notify_parent_locked(struct task *zombie)
 {
@@ -54,12 +66,14 @@ static bool eligible(const struct task *c, int pid, uint32_t options)
 	return (c->exit_signal != SIGCHLD) == !!(options & __WCLONE);
 }
 
-/* Looks through the children of every task of current's group. Returns a
- * zombie to reap (marked TASK_DEAD so nobody else takes it), or with
- * WUNTRACED/WCONTINUED a live child with a stop or continue to report
- * (*report: its wait status, taken; kernel/jobctl.c), or NULL and tells
- * whether any child qualified at all. tasklist_lock held. */
-static struct task *find_zombie(int pid, uint32_t options, bool *any, int *report)
+/* Looks through the children of every task of current's group for one
+ * to report (Linux's do_wait_thread): with WEXITED a zombie - marked
+ * TASK_DEAD so nobody else takes it, unless WNOWAIT leaves it for a
+ * later wait - and with WUNTRACED/WCONTINUED a live child's stop or
+ * continue (kernel/jobctl.c; taken, unless WNOWAIT). Fills *found, or
+ * returns false and tells whether any child qualified at all.
+ * tasklist_lock held. */
+static bool find_child(int pid, uint32_t options, bool *any, struct wait_found *found)
 {
 	struct task *t = current;
 	struct list *g = &t->thread_group, *gpos = g;
@@ -72,78 +86,85 @@ static struct task *find_zombie(int pid, uint32_t options, bool *any, int *repor
 
 		list_for_each(pos, &member->children) {
 			struct task *c = list_entry(pos, struct task, sibling);
+			int report;
+
 			if (!eligible(c, pid, options))
 				continue;
 			*any = true;
 			if ((options & (WUNTRACED | WCONTINUED)) &&
-			    (*report = jobctl_wait_report_locked(c, options)) != 0)
-				return c;
+			    (report = jobctl_wait_report_locked(c, options)) != 0) {
+				*found = (struct wait_found){ c, c->tid, report, false, { 0, 0 } };
+				return true;
+			}
 			/* Linux's delay_group_leader: a group leader is reaped
 			 * only once its threads are gone too; they still point
 			 * at it (group_leader) and share its tgid. */
-			if (c->state == TASK_ZOMBIE && !(c->group_leader == c && !group_dead(c))) {
-				c->state = TASK_DEAD;
-				return c;
+			if ((options & WEXITED) && c->state == TASK_ZOMBIE &&
+			    !(c->group_leader == c && !group_dead(c))) {
+				if (!(options & WNOWAIT))
+					c->state = TASK_DEAD;
+				*found = (struct wait_found){ c, c->tid, c->exit_code, true, { 0, 0 } };
+				cputime_of_zombie_locked(c, found->ticks);
+				return true;
 			}
 		}
 		gpos = gpos->next;
 	} while (gpos != g && !(options & __WNOTHREAD));
-	return NULL;
+	return false;
 }
 
-static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusage)
+/* A zombie whose report could not be written is a zombie again, for a
+ * later wait. */
+static void unreap(struct task *c)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	c->state = TASK_ZOMBIE;
+	/* An execve in its group may be waiting for it to be gone: it is
+	 * back, for de_thread to take. */
+	if (c->group_exec_task)
+		wake_up_task(c->group_exec_task);
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
+/* The sleep of wait4 and waitid (Linux's do_wait): pid as wait4's (> 0
+ * one child, -1 any, < -1 a process group), options with WEXITED for
+ * zombies. A child found is handed to report(found, ctx), which writes
+ * the caller's results (a zombie is still whole then); if that fails the
+ * child stays as it was (a zombie stays a zombie; a stop or continue
+ * report stays taken, as on Linux). Then a zombie is reaped, unless
+ * WNOWAIT. The child's tid, 0 (WNOHANG and nothing yet), -ECHILD,
+ * -ERESTARTSYS, or report's error. */
+static long do_wait(int pid, uint32_t options,
+		    long (*report)(const struct wait_found *f, void *ctx), void *ctx)
 {
 	struct waitqueue *wq = &current->group_leader->wait_chldexit;
 
-	if (options & ~(uint32_t)WAIT_OPTIONS)
-		return -EINVAL;
-	if (pid == -2147483647 - 1)
-		return -ESRCH;          /* -pid would overflow: Linux's answer */
-	if (pid == 0)               /* our own process group (-1 for a kernel task) */
-		pid = current->pgid ? -current->pgid : -1;
 	for (;;) {
 		DEFINE_WAIT(w);
-		struct task *c;
-		bool any;
+		struct wait_found f;
+		bool any, got;
 		uint32_t flags;
-		int report = 0, tid = 0;
+		long err;
 
 		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
 		flags = spin_lock_irqsave(&tasklist_lock);
-		c = find_zombie(pid, options, &any, &report);
-		if (c)
-			tid = c->tid;   /* a reported child may be reaped meanwhile */
+		got = find_child(pid, options, &any, &f);
 		spin_unlock_irqrestore(&tasklist_lock, flags);
-		if (report) {
-			/* A stop or continue: the child stays. Its report is
-			 * taken, as on Linux, even if it cannot be written;
-			 * the rusage of a live child is left 0 here. */
+		if (got) {
 			finish_wait(wq, &w);
-			if ((ustatus && put_user32(ustatus, (uint32_t)report)) ||
-			    (urusage && clear_user(urusage, 72)))
-				return -EFAULT;
-			return tid;
-		}
-		if (c) {
-			finish_wait(wq, &w);
-			/* Report first: if the status cannot be written, the
-			 * child stays a zombie for a later wait. */
-			if ((ustatus && put_user32(ustatus, (uint32_t)c->exit_code)) ||
-			    (urusage && cputime_rusage_of_zombie(c, urusage) < 0)) {
-				flags = spin_lock_irqsave(&tasklist_lock);
-				c->state = TASK_ZOMBIE;
-				/* An execve in its group may be waiting for it
-				 * to be gone: it is back, for de_thread to take. */
-				if (c->group_exec_task)
-					wake_up_task(c->group_exec_task);
-				spin_unlock_irqrestore(&tasklist_lock, flags);
-				return -EFAULT;
+			if ((err = report(&f, ctx)) < 0) {
+				if (f.zombie && !(options & WNOWAIT))
+					unreap(f.c);
+				return err;
 			}
-			flags = spin_lock_irqsave(&tasklist_lock);
-			cputime_reap_locked(current, c);
-			spin_unlock_irqrestore(&tasklist_lock, flags);
-			release_task(c);       /* the zombie is ours */
-			return tid;
+			if (f.zombie && !(options & WNOWAIT)) {
+				flags = spin_lock_irqsave(&tasklist_lock);
+				cputime_reap_locked(current, f.c);
+				spin_unlock_irqrestore(&tasklist_lock, flags);
+				release_task(f.c);     /* the zombie is ours */
+			}
+			return f.tid;
 		}
 		if (!any || (options & WNOHANG)) {
 			finish_wait(wq, &w);
@@ -158,6 +179,38 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 	}
 }
 
+/* ---- wait4 and waitpid ---- */
+
+struct wait4_out {
+	uint32_t ustatus, urusage;
+};
+
+/* The wait status, and the rusage: a zombie's CPU time and its
+ * children's; 0 for a live child (its ticks are 0). */
+static long wait4_report(const struct wait_found *f, void *ctx)
+{
+	const struct wait4_out *o = ctx;
+
+	if (o->ustatus && put_user32(o->ustatus, (uint32_t)f->status))
+		return -EFAULT;
+	if (!o->urusage)
+		return 0;
+	return cputime_rusage_to_user(o->urusage, f->ticks);
+}
+
+static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusage)
+{
+	struct wait4_out o = { ustatus, urusage };
+
+	if (options & ~(uint32_t)WAIT_OPTIONS)
+		return -EINVAL;
+	if (pid == -2147483647 - 1)
+		return -ESRCH;          /* -pid would overflow: Linux's answer */
+	if (pid == 0)               /* our own process group (-1 for a kernel task) */
+		pid = current->pgid ? -current->pgid : -1;
+	return do_wait(pid, options | WEXITED, wait4_report, &o);
+}
+
 SYSCALL(SYS_wait4, wait4)
 {
 	return do_wait4((int)arg[0], arg[1], arg[2], arg[3]);
@@ -166,4 +219,93 @@ SYSCALL(SYS_wait4, wait4)
 SYSCALL(SYS_waitpid, waitpid)
 {
 	return do_wait4((int)arg[0], arg[1], arg[2], 0);
+}
+
+/* ---- waitid ---- */
+
+/* What waitid tells about the child it found (Linux's waitid_info). */
+struct waitid_out {
+	uint32_t urusage;
+	int code, status;
+};
+
+/* A wait status as si_code and si_status: exited (the exit code), killed
+ * (the signal; CLD_DUMPED if the core bit is set), stopped (the stop
+ * signal), continued (SIGCONT). */
+static long waitid_report(const struct wait_found *f, void *ctx)
+{
+	struct waitid_out *o = ctx;
+	int st = f->status;
+
+	if (st == 0xffff) {
+		o->code = CLD_CONTINUED;
+		o->status = SIGCONT;
+	} else if ((st & 0xff) == 0x7f) {
+		o->code = CLD_STOPPED;
+		o->status = (st >> 8) & 0xff;
+	} else if ((st & 0x7f) == 0) {
+		o->code = CLD_EXITED;
+		o->status = (st >> 8) & 0xff;
+	} else {
+		o->code = (st & 0x80) ? CLD_DUMPED : CLD_KILLED;
+		o->status = st & 0x7f;
+	}
+	if (!o->urusage)
+		return 0;
+	return cputime_rusage_to_user(o->urusage, f->ticks);
+}
+
+/* waitid(idtype, id, infop, options, rusage): P_ALL, P_PID id (> 0) or
+ * P_PGID id (0: the caller's group); options must ask for at least one
+ * of WEXITED, WSTOPPED, WCONTINUED, and may add WNOHANG and WNOWAIT
+ * (report, but leave the child waitable). Returns 0. infop gets
+ * si_signo SIGCHLD, si_code CLD_*, si_pid, si_uid 0 and si_status -
+ * all 0 when WNOHANG found nothing, and written even when the call
+ * fails (Linux's sys_waitid). P_PIDFD (3) is -EINVAL: Spindle has no
+ * pidfds. */
+/* waitid's (idtype, id) as wait4's pid: -1, a tid, or -pgid; 0 if they
+ * are not valid (Linux: an id <= 0 for P_PID, < 0 for P_PGID). */
+static int waitid_target(int idtype, int id)
+{
+	switch (idtype) {
+	case P_ALL:
+		return -1;
+	case P_PID:
+		return id > 0 ? id : 0;
+	case P_PGID:
+		if (id == 0)            /* the caller's own group */
+			return current->pgid ? -current->pgid : -1;
+		return id > 0 ? -id : 0;
+	default:
+		return 0;
+	}
+}
+
+SYSCALL(SYS_waitid, waitid)
+{
+	int pid = waitid_target((int)arg[0], (int)arg[1]), found = 0;
+	uint32_t uinfo = arg[2], options = arg[3];
+	struct waitid_out o = { arg[4], 0, 0 };
+	long r = -EINVAL;
+
+	if (!(options & ~(uint32_t)(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED |
+				    __WNOTHREAD | __WCLONE | __WALL)) &&
+	    (options & (WEXITED | WSTOPPED | WCONTINUED)) && pid != 0) {
+		r = do_wait(pid, options, waitid_report, &o);
+		if (r > 0) {
+			found = (int)r;
+			r = 0;
+		}
+	}
+	if (uinfo) {
+		struct {
+			int signo, errno_, code, pid;
+			uint32_t uid;
+			int status;
+		} si = { found ? SIGCHLD : 0, 0, found ? o.code : 0, found, 0,
+			 found ? o.status : 0 };
+		if (copy_to_user(uinfo, &si, sizeof(si)))
+			return -EFAULT;
+	}
+	return r;
 }

@@ -101,6 +101,7 @@
 #define SYS_exit_group     252
 #define SYS_clock_gettime  265
 #define SYS_tgkill         270
+#define SYS_waitid         284
 #define SYS_openat         295
 #define SYS_mkdirat        296
 #define SYS_mknodat        297
@@ -579,6 +580,7 @@ struct timespec {
 #define TRAP_HWBKPT  4          /* SIGTRAP: debug-register breakpoint */
 #define CLD_EXITED   1          /* SIGCHLD: the child called exit */
 #define CLD_KILLED   2          /* SIGCHLD: a signal killed it */
+#define CLD_DUMPED   3          /* ... and it dumped core (never here) */
 #define CLD_STOPPED  5          /* SIGCHLD: a stop signal stopped it */
 #define CLD_CONTINUED 6         /* SIGCHLD: SIGCONT continued it */
 

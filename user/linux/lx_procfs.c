@@ -137,8 +137,8 @@ TEST(child_and_zombie)
 	if (write(p[1], "x", 1) != 1)
 		FAIL("write");
 	close(p[1]);
-	/* Until stat says so (at most 5 s): not waitid's WNOWAIT, which
-	 * Spindle does not have. */
+	/* Until stat says so (at most 5 s; waitid's WNOWAIT would do as
+	 * well, but this is stat's test). */
 	int nz = 0;
 	char zstate = '?';
 	for (int k = 0; k < 500 && zstate != 'Z'; k++) {
