@@ -19,6 +19,11 @@ struct task;
 /* From the timer interrupt of this CPU: user says where it came from. */
 void account_tick(bool user);
 
+/* How one CPU's ticks were spent, in clock_t units (1/USER_HZ s) since
+ * boot: /proc/stat's cpu lines, /proc/uptime's idle time. */
+enum cpu_usage_kind { CPU_USER, CPU_SYSTEM, CPU_IDLE, CPU_USAGE_KINDS };
+uint64_t cputime_cpu_usage(int cpu, enum cpu_usage_kind kind);
+
 /* A thread leaves its group for good without being reaped (it reaps
  * itself, or an execve in another thread ends it or, for the old leader,
  * takes its place): its time goes to its process's books, in

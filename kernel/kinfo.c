@@ -1,4 +1,5 @@
-/* kernel/kinfo.c - /proc/kstat and /proc/tasks (kinfo.h). */
+/* kernel/kinfo.c - /proc/kstat and /proc/tasks, and the snapshots of
+ * every text file of /proc (kinfo.h). */
 #include "kernel/kinfo.h"
 #include "arch/i386/cpu.h"
 #include "kernel/exit.h"
@@ -22,15 +23,7 @@
 static char scratch[KINFO_MAX];
 static struct spinlock scratch_lock = SPINLOCK_INIT("kinfo scratch");
 
-struct kbuf {
-	char *buf;
-	size_t len;
-};
-
-static void kb_printf(struct kbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void kb_printf(struct kbuf *b, const char *fmt, ...)
+void kb_printf(struct kbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -154,6 +147,16 @@ struct initrd_file *kinfo_open(const char *path, int *err)
 		gen = gen_tasks;
 	else if (strcmp(path, "/proc/files") == 0)
 		gen = gen_files;
+	else if (strcmp(path, "/proc/meminfo") == 0)
+		gen = gen_meminfo;
+	else if (strcmp(path, "/proc/uptime") == 0)
+		gen = gen_uptime;
+	else if (strcmp(path, "/proc/loadavg") == 0)
+		gen = gen_loadavg;
+	else if (strcmp(path, "/proc/stat") == 0)
+		gen = gen_stat;
+	else if (strcmp(path, "/proc/mounts") == 0)
+		gen = gen_mounts;
 	else {
 		*err = -ENOENT;
 		return NULL;

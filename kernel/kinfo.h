@@ -9,6 +9,8 @@
  *   /proc/files   "SIZE PATH" per initrd file (no longer shown in /proc:
  *                 ls reads directories; kernel/fs/proc.c mounts the two
  *                 above as files)
+ *   /proc/meminfo, /proc/uptime, /proc/loadavg, /proc/stat, /proc/mounts
+ *                 Linux's, with Linux's layout (kernel/kinfo_linux.c)
  *
  * Each open takes a snapshot; reads then see that snapshot, like a file
  * of the initrd, so a test can read before and after a workload. */
@@ -16,6 +18,21 @@
 #define KERNEL_KINFO_H
 
 #include "kernel/initrd.h"
+
+/* Where a snapshot is written (kernel/kinfo.c owns the buffer). */
+struct kbuf {
+	char *buf;
+	size_t len;
+};
+/* printf to b; what does not fit is cut off. */
+void kb_printf(struct kbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Linux's system-wide /proc files (kernel/kinfo_linux.c). */
+void gen_meminfo(struct kbuf *b);
+void gen_uptime(struct kbuf *b);
+void gen_loadavg(struct kbuf *b);
+void gen_stat(struct kbuf *b);
+void gen_mounts(struct kbuf *b);
 
 /* The snapshot for path as a file, or NULL (with *err: -ENOENT for an
  * unknown /proc name, -ENOMEM). kinfo_release frees it. */

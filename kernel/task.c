@@ -131,6 +131,12 @@ static int tid_alloc_locked(struct task *t)
 	return -EAGAIN;
 }
 
+int task_last_tid_locked(void)
+{
+	ASSERT(spin_held(&tasklist_lock));
+	return last_tid;
+}
+
 int task_hash(struct task *t)
 {
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);

@@ -177,6 +177,7 @@ void task_free(struct task *t);
  * every field after mm - is poisoned (POISON_FREE) the moment it parks. */
 void task_poison_parked(struct task *t);
 struct task *task_find(int tid);            /* under tasklist_lock */
+int task_last_tid_locked(void);             /* the newest id given (/proc/loadavg) */
 /* Gives t a thread id and puts it on all_tasks; the id or -EAGAIN. */
 int task_hash(struct task *t);
 void task_unhash_locked(struct task *t);    /* tasklist_lock held */

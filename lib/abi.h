@@ -53,6 +53,8 @@
 #define SYS_truncate        92
 #define SYS_ftruncate       93
 #define SYS_fchmod          94
+#define SYS_statfs          99
+#define SYS_fstatfs        100
 #define SYS_setitimer      104
 #define SYS_getitimer      105
 #define SYS_wait4          114
@@ -100,6 +102,8 @@
 #define SYS_get_thread_area 244
 #define SYS_exit_group     252
 #define SYS_clock_gettime  265
+#define SYS_statfs64       268
+#define SYS_fstatfs64      269
 #define SYS_tgkill         270
 #define SYS_waitid         284
 #define SYS_openat         295

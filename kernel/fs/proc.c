@@ -11,12 +11,14 @@
  *                     writes them (kernel/fs/proc_pid.c), made at each open
  *   /proc/kstat, /proc/tasks   the kernel's counters and task list, made
  *                     by kernel/kinfo.c at each open (a snapshot)
+ *   /proc/meminfo, uptime, loadavg, stat, mounts   Linux's, for free,
+ *                     uptime, top, df and friends (kernel/kinfo.c too)
  *
  * Nothing here is stored: each lookup makes a fresh inode for what it
  * finds, and the inode is freed with its last reference. Directory
- * positions are fixed: ".", "..", self, kstat, tasks, then the processes
- * by pid (PID_POS + pid), so a listing survives processes coming and
- * going. */
+ * positions are fixed: ".", "..", the files of fixed[], then the
+ * processes by pid (PID_POS + pid), so a listing survives processes
+ * coming and going. */
 #include "kernel/fs/vfs.h"
 #include "kernel/file.h"
 #include "kernel/kinfo.h"
@@ -26,12 +28,14 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE,
-		 P_NKINDS };
+enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_MEMINFO, P_UPTIME, P_LOADAVG, P_SYSSTAT,
+		 P_MOUNTS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE, P_NKINDS };
+#define P_LAST_FIXED P_MOUNTS   /* the root's files are P_SELF .. P_LAST_FIXED */
 
-#define PID_POS 8               /* readdir position of pid 0 */
-#define PROC_INO(pid, kind) (0x1000u + (uint32_t)(pid) * 8u + (uint32_t)(kind))
-_Static_assert(P_NKINDS <= 8, "PROC_INO gives each pid 8 inode numbers");
+#define PID_POS 16              /* readdir position of pid 0 */
+_Static_assert(PID_POS > P_LAST_FIXED + 1, "the root's files come before the pids");
+#define PROC_INO(pid, kind) (0x1000u + (uint32_t)(pid) * 16u + (uint32_t)(kind))
+_Static_assert(P_NKINDS <= 16, "PROC_INO gives each pid 16 inode numbers");
 
 static const struct inode_ops root_iops, pid_iops, self_iops, exe_iops, file_iops;
 static const struct file_ops kinfo_fops, pidfile_fops;
@@ -52,6 +56,11 @@ static const struct {
 	[P_SELF] = { "self", S_IFLNK | 0777, &self_iops, NULL },
 	[P_KSTAT] = { "kstat", S_IFREG | 0444, &file_iops, "/proc/kstat" },
 	[P_TASKS] = { "tasks", S_IFREG | 0444, &file_iops, "/proc/tasks" },
+	[P_MEMINFO] = { "meminfo", S_IFREG | 0444, &file_iops, "/proc/meminfo" },
+	[P_UPTIME] = { "uptime", S_IFREG | 0444, &file_iops, "/proc/uptime" },
+	[P_LOADAVG] = { "loadavg", S_IFREG | 0444, &file_iops, "/proc/loadavg" },
+	[P_SYSSTAT] = { "stat", S_IFREG | 0444, &file_iops, "/proc/stat" },
+	[P_MOUNTS] = { "mounts", S_IFREG | 0444, &file_iops, "/proc/mounts" },
 };
 
 /* A process with this pid (its leader, zombie or not), under
@@ -128,7 +137,7 @@ static struct inode *root_lookup(struct inode *root, const char *name, size_t le
 	struct inode *i = NULL;
 	int pid;
 
-	for (int k = P_SELF; k <= P_TASKS; k++)
+	for (int k = P_SELF; k <= P_LAST_FIXED; k++)
 		if (strlen(fixed[k].name) == len && memcmp(fixed[k].name, name, len) == 0) {
 			i = proc_inode((enum proc_kind)k, 0, fixed[k].mode, fixed[k].iop,
 				       S_ISREG(fixed[k].mode) ? &kinfo_fops : NULL);
@@ -177,7 +186,7 @@ static long root_readdir(struct inode *root, uint64_t *pos, readdir_fn fn, void 
 
 	if (!emit_dots(root, pos, fn, ctx))
 		return 0;
-	for (; *pos < 2 + P_TASKS; (*pos)++) {
+	for (; *pos < 2 + P_LAST_FIXED; (*pos)++) {
 		int k = (int)*pos - 1;          /* 2 -> P_SELF ... */
 		if (!fn(ctx, fixed[k].name, strlen(fixed[k].name), PROC_INO(0, k),
 			S_ISLNK(fixed[k].mode) ? DT_LNK : DT_REG, *pos + 1))

@@ -25,13 +25,13 @@
 #include "arch/i386/uaccess.h"
 #include "lib/string.h"
 
-#define SEL_IN  (POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
-#define SEL_OUT (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
-#define SEL_EX  POLLPRI
+#define POLLIN_SET  (POLLRDNORM | POLLRDBAND | POLLIN | POLLHUP | POLLERR)
+#define POLLOUT_SET (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
+#define POLLEX_SET  POLLPRI
 
 enum { SET_IN, SET_OUT, SET_EX, NSETS };
 
-static const unsigned set_events[NSETS] = { SEL_IN, SEL_OUT, SEL_EX };
+static const unsigned set_events[NSETS] = { POLLIN_SET, POLLOUT_SET, POLLEX_SET };
 
 static bool bit(const uint32_t *set, unsigned fd)
 {
