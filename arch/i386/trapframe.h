@@ -4,7 +4,9 @@
  * eflags/cs/eip (and ss/esp when coming from ring 3: SDM Vol. 3A 6.12.1,
  * Figure 6-4), the vector stub pushes an error code (0 where the CPU does
  * not) and the vector number, then trap_entry (vectors.S) pushes the four
- * data segment registers and pushal the eight general registers.
+ * data segment registers and pushal the eight general registers. For
+ * int $0x80, syscall_entry pushes the call's number as err (Linux's
+ * orig_eax: syscall_restart.h); rt_sigreturn makes it -1.
  *
  * The TF_* byte offsets are what vectors.S uses; the _Static_asserts below
  * keep them and the struct in step. Only #defines above __ASSEMBLER__. */
