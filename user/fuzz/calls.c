@@ -403,6 +403,46 @@ static void c_nanosleep(struct fz_task *t)
 	fz_sys(t, SYS_nanosleep, 2, p, fz_chance(t, 50) ? 0 : fz_ptr(t, 8), 0, 0, 0, 0);
 }
 
+/* The select calls and ppoll: sets, fds and masks anywhere, a timeout
+ * as nanosleep's (odd, long - the watchdog may end it - or a bad
+ * pointer), and never NULL: select(0, NULL, NULL, NULL, NULL) would
+ * sleep until a signal, as pause does. */
+static void c_select(struct fz_task *t)
+{
+	static const uint16_t nrs[] = { SYS_select, SYS__newselect, SYS_pselect6, SYS_ppoll,
+					SYS_pselect6_time64, SYS_ppoll_time64 };
+	unsigned long nr = nrs[fz_below(t, sizeof(nrs) / sizeof(nrs[0]))];
+	uint32_t n = fz_chance(t, 70) ? fz_below(t, 40) : fz_int(t);
+	struct timespec *ts;
+	uint32_t tp = fz_struct_ptr(t, (void **)&ts, 16);
+
+	if (ts)
+		fz_timespec(t, ts);
+	if (!tp)
+		tp = fz_ptr(t, 16) | 1;         /* not NULL: an odd address */
+	if (nr == SYS_select)                   /* its arguments in a struct */
+		fz_sys(t, nr, 1, fz_ptr(t, 20), 0, 0, 0, 0, 0);
+	else if (nr == SYS_ppoll || nr == SYS_ppoll_time64)
+		fz_sys(t, nr, 5, fz_ptr(t, 8 * (n & 63)), n, tp, fz_ptr(t, 8),
+		       fz_chance(t, 80) ? 8 : fz_int(t), 0);
+	else
+		fz_sys(t, nr, 6, n, fz_ptr(t, 128), fz_ptr(t, 128), fz_ptr(t, 128), tp,
+		       fz_ptr(t, 8));
+}
+
+/* waitid, always with WNOHANG: a task must not wait for ever. */
+static void c_waitid(struct fz_task *t)
+{
+	uint32_t idtype = fz_chance(t, 80) ? fz_below(t, 4) : fz_int(t);
+	uint32_t id = fz_chance(t, 50) ? (uint32_t)fz_target_pid(t) : fz_int(t);
+	uint32_t opt = fz_chance(t, 80) ? 4 /* WEXITED */ : fz_int(t);
+
+	if (fz_chance(t, 30))
+		opt |= 0x01000000 | 2 | 8;      /* WNOWAIT, WSTOPPED, WCONTINUED */
+	fz_sys(t, SYS_waitid, 5, idtype, id, fz_ptr(t, 128), opt | WNOHANG,
+	       fz_chance(t, 70) ? 0 : fz_ptr(t, 72), 0);
+}
+
 static void c_clock(struct fz_task *t)
 {
 	uint32_t clk = fz_chance(t, 70) ? fz_below(t, 3) : fz_int(t);
@@ -470,6 +510,8 @@ static void c_random(struct fz_task *t)
 		335 /* rt_tgsigqueueinfo */, 424 /* pidfd_send_signal */, 63 /* dup2 */,
 		330 /* dup3 */, 41 /* dup */, 5, 295 /* openat */,
 		168 /* poll: like pause, poll(NULL, 0, -1) sleeps until a signal */,
+		SYS_select, SYS__newselect, SYS_pselect6, SYS_ppoll, SYS_pselect6_time64,
+		SYS_ppoll_time64, SYS_waitid,   /* the same; c_select, c_waitid */
 	};
 	uint32_t nr, a[6];
 
@@ -494,7 +536,7 @@ static const struct fz_op ops[] = {
 	{ c_munmap, 3 }, { c_mprotect, 4 }, { c_nanosleep, 2 }, { c_clock, 2 },
 	{ c_clone, 3 }, { c_fork, 1 }, { c_random, 5 }, { fz_c_futex, 8 },
 	{ fz_c_sigaction, 6 }, { fz_c_sigprocmask, 4 }, { fz_c_ldt, 6 },
-	{ fz_c_tls, 6 }, { fz_c_execve, 1 },
+	{ fz_c_tls, 6 }, { fz_c_execve, 1 }, { c_select, 2 }, { c_waitid, 2 },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
