@@ -9,6 +9,8 @@
  *                     through it)
  *   /proc/<pid>/stat, /proc/<pid>/cmdline   what ps reads, as Linux
  *                     writes them (kernel/fs/proc_pid.c), made at each open
+ *   /proc/<pid>/status, /proc/<pid>/maps   the same for Linux's status
+ *                     and the address space's areas (proc_status.c)
  *   /proc/kstat, /proc/tasks   the kernel's counters and task list, made
  *                     by kernel/kinfo.c at each open (a snapshot)
  *   /proc/meminfo, uptime, loadavg, stat, mounts   Linux's, for free,
@@ -29,7 +31,7 @@
 #include "lib/string.h"
 
 enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_MEMINFO, P_UPTIME, P_LOADAVG, P_SYSSTAT,
-		 P_MOUNTS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE, P_NKINDS };
+		 P_MOUNTS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE, P_STATUS, P_MAPS, P_NKINDS };
 #define P_LAST_FIXED P_MOUNTS   /* the root's files are P_SELF .. P_LAST_FIXED */
 
 #define PID_POS 16              /* readdir position of pid 0 */
@@ -44,7 +46,8 @@ static const struct file_ops kinfo_fops, pidfile_fops;
 static const struct {
 	const char *name;
 	enum proc_kind kind;
-} pid_entries[] = { { "exe", P_EXE }, { "stat", P_STAT }, { "cmdline", P_CMDLINE } };
+} pid_entries[] = { { "exe", P_EXE }, { "stat", P_STAT }, { "cmdline", P_CMDLINE },
+		    { "status", P_STATUS }, { "maps", P_MAPS } };
 #define NR_PID_ENTRIES (sizeof(pid_entries) / sizeof(pid_entries[0]))
 
 static const struct {
@@ -336,8 +339,12 @@ static long pidfile_open(struct file *f)
 	int err = 0;
 	struct initrd_file *snap;
 
-	snap = f->inode->u.proc.kind == P_STAT ? proc_pid_stat(f->inode->u.proc.pid, &err)
-					       : proc_pid_cmdline(f->inode->u.proc.pid, &err);
+	switch (f->inode->u.proc.kind) {
+	case P_STAT: snap = proc_pid_stat(f->inode->u.proc.pid, &err); break;
+	case P_CMDLINE: snap = proc_pid_cmdline(f->inode->u.proc.pid, &err); break;
+	case P_STATUS: snap = proc_pid_status(f->inode->u.proc.pid, &err); break;
+	default: snap = proc_pid_maps(f->inode->u.proc.pid, &err); break;
+	}
 	if (!snap)
 		return err;
 	f->private = snap;

@@ -15,6 +15,7 @@
  * NUL, read from the process's own pages ([mm->arg_start, arg_end));
  * empty for a zombie or a kernel thread, as on Linux. */
 #include "kernel/fs/vfs.h"
+#include "kernel/fs/proc_internal.h"
 #include "kernel/cputime.h"
 #include "kernel/initrd.h"
 #include "kernel/signal.h"
@@ -30,8 +31,7 @@
 #define CMDLINE_MAX PAGE_SIZE   /* what Linux's ps reads at most, too */
 #define CONSOLE_TTY_NR (5 << 8 | 1)     /* /dev/console's device number */
 
-/* A snapshot file's text in a new allocation (freed by kinfo_release). */
-static struct initrd_file *snapshot(const char *text, size_t len, int *err)
+struct initrd_file *proc_snapshot(const char *text, size_t len, int *err)
 {
 	struct initrd_file *f = kzalloc(sizeof(*f));
 	char *data = kmalloc(len + 1);
@@ -48,15 +48,7 @@ static struct initrd_file *snapshot(const char *text, size_t len, int *err)
 	return f;
 }
 
-/* The process (its leader) with pid, under tasklist_lock, and its
- * address space with a reference taken (mm_put it), or NULL (a zombie, a
- * kernel thread, or one whose last user is putting it: mm_put in
- * kernel/mm/vm.c waits for tasklist_lock before it frees, so mm is
- * still there to look at). NULL if there is no such process. The pages
- * are read after tasklist_lock is dropped, with interrupts on: a CPU
- * spinning on mm->lock with them off could not answer the TLB shootdown
- * of another that holds it (kernel/mm/vm.c page_make_ready). */
-static struct task *find_process_locked(int pid, struct mm **mm)
+struct task *proc_find_process_locked(int pid, struct mm **mm)
 {
 	struct task *t = pid > 0 ? task_find(pid) : NULL;
 
@@ -147,7 +139,7 @@ struct initrd_file *proc_pid_stat(int pid, int *err)
 	struct stat_fields s;
 	struct mm *mm = NULL;
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = find_process_locked(pid, &mm);
+	struct task *t = proc_find_process_locked(pid, &mm);
 	uint32_t vsize = 0, rss = 0, arg_start = 0, arg_end = 0;
 	char buf[STAT_MAX];
 	int tpgid, n;
@@ -189,7 +181,7 @@ struct initrd_file *proc_pid_stat(int pid, int *err)
 		     arg_start, arg_end,
 		     0u, 0u,                        /* env start/end */
 		     s.exit_code);
-	return snapshot(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, err);
+	return proc_snapshot(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, err);
 }
 
 /* Copies [start, start + n) of mm into buf through its page tables
@@ -230,7 +222,7 @@ struct initrd_file *proc_pid_cmdline(int pid, int *err)
 		return NULL;
 	}
 	flags = spin_lock_irqsave(&tasklist_lock);
-	t = find_process_locked(pid, &mm);
+	t = proc_find_process_locked(pid, &mm);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!t) {
 		kfree(buf);
@@ -242,7 +234,7 @@ struct initrd_file *proc_pid_cmdline(int pid, int *err)
 		len = read_mm_bytes(mm, mm->arg_start, buf, n < CMDLINE_MAX ? n : CMDLINE_MAX);
 		mm_put(mm);
 	}
-	f = snapshot(buf, len, err);
+	f = proc_snapshot(buf, len, err);
 	kfree(buf);
 	return f;
 }

@@ -278,6 +278,8 @@ void proc_init(void);                   /* kernel/fs/proc.c */
 struct initrd_file;
 struct initrd_file *proc_pid_stat(int pid, int *err);
 struct initrd_file *proc_pid_cmdline(int pid, int *err);
+struct initrd_file *proc_pid_status(int pid, int *err);
+struct initrd_file *proc_pid_maps(int pid, int *err);
 void dev_init(void);                    /* kernel/fs/dev.c */
 void initramfs_unpack(void);            /* kernel/fs/initramfs.c */
 /* Reads from an inode into kernel memory, for execve (mutex taken). */

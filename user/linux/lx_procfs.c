@@ -1,7 +1,9 @@
 /* user/linux/lx_procfs.c - /proc/<pid>/stat and /proc/<pid>/cmdline as ps
  * reads them (kernel/fs/proc_pid.c): stat's 52 fields with the ids,
  * state, thread count and exit signal in their places, for this process,
- * a child that sleeps and a zombie; cmdline's NUL-separated arguments,
+ * a child that sleeps and a zombie; the CPU times and a stopped child's
+ * T; status's fields and maps' areas (with the stack where glibc's
+ * pthread_getattr_np finds it); cmdline's NUL-separated arguments,
  * empty for a zombie; a pid that does not exist; no writing (we are
  * root: open succeeds, write is EINVAL). busybox's
  * ps skips a process whose stat it cannot read. Each expectation is
@@ -201,6 +203,78 @@ TEST(cpu_times_and_stopped_state)
 	EXPECT(f[2][0] == 'T', "stopped child's state %s", f[2]);
 }
 
+/* status: Linux's "Name:\tvalue" lines; its fields agree with stat's. */
+static const char *status_field(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, name, len) == 0 && p[len] == ':')
+			return p + len + 1 + strspn(p + len + 1, " \t");
+	return NULL;
+}
+
+TEST(status)
+{
+	char buf[2048], path[64];
+	const char *v;
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	long n = slurp("/proc/self/status", buf, sizeof(buf));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	EXPECT(n > 0, "read /proc/self/status: %ld", n);
+	EXPECT((v = status_field(buf, "Name")) && strncmp(v, "lx_procfs", 9) == 0, "Name");
+	EXPECT((v = status_field(buf, "State")) && strncmp(v, "R (running)", 11) == 0, "State");
+	EXPECT((v = status_field(buf, "Pid")) && atoi(v) == getpid(), "Pid");
+	EXPECT((v = status_field(buf, "Tgid")) && atoi(v) == getpid(), "Tgid");
+	EXPECT((v = status_field(buf, "PPid")) && atoi(v) == getppid(), "PPid");
+	EXPECT((v = status_field(buf, "Threads")) && atoi(v) == 1, "Threads");
+	EXPECT((v = status_field(buf, "VmRSS")) && atol(v) > 0, "VmRSS");
+	EXPECT((v = status_field(buf, "SigBlk")) &&
+	       (strtoull(v, NULL, 16) & (1ull << (SIGUSR1 - 1))), "SigBlk");
+	EXPECT((v = status_field(buf, "Uid")) && atoi(v) == (int)getuid(), "Uid");
+	snprintf(path, sizeof(path), "/proc/%d/status", getpid());
+	EXPECT(slurp(path, buf, sizeof(buf)) > 0, "read %s", path);
+}
+
+/* maps: the areas in address order, and the main thread's stack where
+ * glibc's pthread_getattr_np finds it (it reads maps for that). */
+TEST(maps)
+{
+	char buf[8192];
+	unsigned long lo, hi, prev = 0, here = (unsigned long)&buf;
+	int lines = 0, stack_ok = 0, sorted = 1;
+	pthread_attr_t a;
+	void *addr;
+	size_t size;
+
+	long n = slurp("/proc/self/maps", buf, sizeof(buf));
+	EXPECT(n > 0, "read /proc/self/maps: %ld", n);
+	for (char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char perms[5];
+		if (sscanf(p, "%lx-%lx %4s", &lo, &hi, perms) != 3)
+			break;
+		lines++;
+		if (lo < prev || hi <= lo)
+			sorted = 0;
+		prev = hi;
+		if (lo <= here && here < hi && strncmp(perms, "rw", 2) == 0 &&
+		    strstr(p, "[stack]") && strstr(p, "[stack]") < strchr(p, '\n'))
+			stack_ok = 1;
+	}
+	EXPECT(lines >= 3, "%d lines", lines);
+	EXPECT(sorted, "areas out of order");
+	EXPECT(stack_ok, "no rw [stack] line holds %#lx", here);
+	EXPECT_EQ(pthread_getattr_np(pthread_self(), &a), 0);
+	EXPECT_EQ(pthread_attr_getstack(&a, &addr, &size), 0);
+	pthread_attr_destroy(&a);
+	EXPECT((unsigned long)addr <= here && here < (unsigned long)addr + size,
+	       "pthread_getattr_np's stack %p+%zu misses %#lx", addr, size, here);
+}
+
 TEST(cmdline)
 {
 	char buf[1024], path[64];
@@ -267,6 +341,8 @@ int main(int argc, char **argv)
 	RUN(signal_masks);
 	RUN(child_and_zombie);
 	RUN(cpu_times_and_stopped_state);
+	RUN(status);
+	RUN(maps);
 	RUN(cmdline);
 	RUN(errors);
 	return lx_exit_code();
