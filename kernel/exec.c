@@ -169,6 +169,20 @@ static int load_segment(struct mm *mm, struct image *f,
 	return 0;
 }
 
+/* The stack area's size: the caller's RLIMIT_STACK (Linux lets the stack
+ * grow to it; Spindle maps it whole at execve), at least EXEC_STACK_MIN
+ * so that the arguments fit, at most USER_STACK_SIZE, the room the
+ * layout leaves below USER_STACK_TOP. */
+static uint32_t stack_size(void)
+{
+	unsigned long lim = current->rlim[RLIMIT_STACK].rlim_cur;
+
+	if (lim >= USER_STACK_SIZE)
+		return USER_STACK_SIZE;
+	lim = (lim + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1);
+	return lim < EXEC_STACK_MIN ? EXEC_STACK_MIN : (uint32_t)lim;
+}
+
 /* The initial stack (abi.md section 2, as Linux's create_elf_tables):
  *   sp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, then
  *   the 16 AT_RANDOM bytes and the strings up to USER_STACK_TOP.
@@ -270,7 +284,7 @@ static int build_mm(struct image *f, const struct strtab *s,
 	if (prev_end == 0 || e->e_entry < USER_BASE || e->e_entry >= prev_end)
 		goto fail;
 	mm->brk_start = mm->brk = prev_end;
-	err = vm_add_area(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
+	err = vm_add_area(mm, USER_STACK_TOP - stack_size(), stack_size(),
 			  PROT_READ | PROT_WRITE, VMA_STACK);
 	if (err < 0 || (err = build_stack(mm, s, e, phdr_address(e, ph), sp)) < 0)
 		goto fail;

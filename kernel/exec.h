@@ -6,6 +6,9 @@
 
 #define EXEC_MAX_ARGS    1024       /* argv and envp entries, each */
 #define EXEC_MAX_STRINGS (64 * 1024) /* bytes of argument strings in all */
+/* The smallest stack execve maps, whatever RLIMIT_STACK says: the
+ * strings, 2 * EXEC_MAX_ARGS pointers and the auxv, with room to run. */
+#define EXEC_STACK_MIN   (128 * 1024)
 
 /* Replaces current's program with the initrd file `path`, with argument
  * and environment strings from kernel memory (NULL-terminated arrays).

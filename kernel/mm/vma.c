@@ -12,10 +12,15 @@
  * at the hint if the caller gave one and it is free; else as high as
  * possible below mm->mmap_base (256 MiB under the stack), so mappings
  * grow down towards the heap; else in the highest gap anywhere in user
- * space that fits; else -ENOMEM. */
+ * space that fits; else -ENOMEM.
+ *
+ * RLIMIT_AS bounds the sum of the areas' sizes: mmap2 beyond it is
+ * -ENOMEM and brk does not move (Linux's may_expand_vm). The caller's
+ * limit applies (mmap2 and brk work on current->mm). */
 #include "kernel/mm/vm.h"
 #include "kernel/mm/vm_internal.h"
 #include "kernel/panic.h"
+#include "kernel/task.h"
 #include "lib/errno.h"
 
 #define PAGE_MASK_LOW ((uint32_t)PAGE_SIZE - 1)
@@ -191,6 +196,27 @@ int vm_add_area(struct mm *mm, uint32_t start, uint32_t len, uint32_t prot,
 	return err;
 }
 
+/* May the address space map [start, end), replacing what it maps there
+ * now, and stay within the caller's RLIMIT_AS? The sum is counted only
+ * when there is a limit (one walk of the areas). mm->lock held. */
+static bool may_expand(struct mm *mm, uint32_t start, uint32_t end)
+{
+	unsigned long limit = current->rlim[RLIMIT_AS].rlim_cur;
+	uint64_t total = end - start;
+
+	ASSERT(spin_held(&mm->lock));
+	if (limit == RLIM_INFINITY)
+		return true;
+	for (const struct vma *v = mm->vmas; v; v = v->next) {
+		uint32_t lo = v->start > start ? v->start : start;
+		uint32_t hi = v->end < end ? v->end : end;
+		total += v->end - v->start;
+		if (hi > lo)
+			total -= hi - lo;       /* already mapped: replaced */
+	}
+	return total <= limit;
+}
+
 /* ---- mmap2 ---- */
 
 /* A free range of len bytes by the policy at the top of this file, or 0. */
@@ -255,11 +281,13 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 		return -ENOMEM;
 	}
 	spin_lock(&mm->lock);
-	if (flags & MAP_FIXED)
-		remove_range(mm, addr, addr + len, &s);
-	else
+	if (!(flags & MAP_FIXED))
 		addr = find_free(mm, addr, len);
-	if (addr) {
+	if (addr && !may_expand(mm, addr, addr + len)) {
+		ret = -ENOMEM;
+	} else if (addr) {
+		if (flags & MAP_FIXED)
+			remove_range(mm, addr, addr + len, &s);
 		add_area(mm, spare_take(&s), addr, addr + len, prot,
 			 type == MAP_SHARED ? VMA_SHARED : 0);
 		ret = (long)addr;
@@ -354,7 +382,7 @@ uint32_t vm_brk(struct mm *mm, uint32_t addr)
 	if (mm->brk_start < USER_BASE || addr < mm->brk_start || addr > USER_TOP)
 		goto out;
 	if (new_end > old_end) {
-		if (!range_free(mm, old_end, new_end))
+		if (!range_free(mm, old_end, new_end) || !may_expand(mm, old_end, new_end))
 			goto out;
 		add_area(mm, spare_take(&s), old_end, new_end,
 			 PROT_READ | PROT_WRITE, VMA_HEAP);

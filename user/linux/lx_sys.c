@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -191,6 +193,82 @@ static int my_personality(char *out, size_t n)
 	return 0;
 }
 
+/* RLIMIT_AS bounds the address space (Linux's may_expand_vm): beyond it
+ * mmap is ENOMEM and brk stays; under it they work. In a child, which
+ * takes the lowered limit with it. */
+TEST(rlimit_as_is_enforced)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct rlimit rl = { 64u << 20, 64u << 20 };
+		void *big, *small;
+		void *brk0 = sbrk(0);
+
+		if (setrlimit(RLIMIT_AS, &rl) != 0)
+			_exit(1);
+		big = mmap(NULL, 128u << 20, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (big != MAP_FAILED || errno != ENOMEM)
+			_exit(2);
+		small = mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (small == MAP_FAILED)
+			_exit(3);
+		/* Replacing a mapping in place does not grow the space. */
+		if (mmap(small, 1u << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			 -1, 0) != small)
+			_exit(4);
+		if (syscall(SYS_brk, (char *)brk0 + (128u << 20)) != (long)brk0)
+			_exit(5);
+		if (sbrk(4096) == (void *)-1)
+			_exit(6);
+		_exit(0);
+	}
+	EXPECT(pid > 0, "fork: %s", strerror(errno));
+	EXPECT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x (see the exit codes above)", st);
+}
+
+/* Touches kb KiB of stack, a page at a time, from here down. */
+static int probe_stack(int kb)
+{
+	volatile char page[4096];
+
+	page[0] = 1;
+	page[4095] = 1;
+	return kb > 4 ? probe_stack(kb - 4) + page[0] : page[0];
+}
+
+/* RLIMIT_STACK bounds the stack of the next program: execve'd with 256
+ * KiB, 128 KiB of stack works and 1 MiB is SIGSEGV (on Linux, the
+ * stack's growth stops at the limit). */
+TEST(rlimit_stack_is_enforced)
+{
+	static const struct { const char *kb; int sig; } cases[] = { { "128", 0 }, { "1024", SIGSEGV } };
+
+	for (unsigned i = 0; i < 2; i++) {
+		int st;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			struct rlimit rl = { 256u << 10, RLIM_INFINITY };
+			setrlimit(RLIMIT_STACK, &rl);
+			execl("/proc/self/exe", "lx_sys", "--stack-probe", cases[i].kb, (char *)NULL);
+			_exit(99);
+		}
+		EXPECT(pid > 0, "fork: %s", strerror(errno));
+		EXPECT_EQ(waitpid(pid, &st, 0), pid);
+		if (cases[i].sig)
+			EXPECT(WIFSIGNALED(st) && WTERMSIG(st) == cases[i].sig,
+			       "%s KiB: status %#x", cases[i].kb, st);
+		else
+			EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s KiB: status %#x",
+			       cases[i].kb, st);
+	}
+}
+
 TEST(personality_is_linux)
 {
 	char pers[16];
@@ -225,6 +303,8 @@ int main(int argc, char **argv)
 		return uname(&u) == 0 && strcmp(u.sysname, "Linux") == 0 &&
 		       my_personality(pers, sizeof(pers)) == 0 && strcmp(pers, "linux") == 0 ? 0 : 1;
 	}
+	if (argc == 3 && strcmp(argv[1], "--stack-probe") == 0)
+		return probe_stack(atoi(argv[2])) > 0 ? 0 : 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	RUN(uname_says_linux);
 	RUN(getrandom);
@@ -233,6 +313,8 @@ int main(int argc, char **argv)
 	RUN(sysinfo);
 	RUN(clocks);
 	RUN(clock_nanosleep);
+	RUN(rlimit_as_is_enforced);
+	RUN(rlimit_stack_is_enforced);
 	RUN(personality_is_linux);
 	RUN(spindle_program_runs_under_seed);
 	return lx_exit_code();
