@@ -283,14 +283,23 @@ static void exit_exe(struct task *t)
  * (and RELEASE_VM word), FPU state, fd table, cwd and executable. */
 static void exit_resources(struct task *t)
 {
+	struct files *files;
+	struct fs_struct *fs;
+	uint32_t flags;
+
 	exit_mm(t);
 	fpu_release(t);                 /* the registers are nobody's now */
-	if (t->files) {
-		files_put(t->files);
-		t->files = NULL;
-	}
-	fs_struct_put(t->fs);
+	/* Let go under tasklist_lock, freed after: /proc/PID/status reads
+	 * another task's files and fs under that lock (proc_status.c). */
+	flags = spin_lock_irqsave(&tasklist_lock);
+	files = t->files;
+	fs = t->fs;
+	t->files = NULL;
 	t->fs = NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (files)
+		files_put(files);
+	fs_struct_put(fs);
 	exit_exe(t);
 }
 

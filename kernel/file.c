@@ -195,14 +195,20 @@ void files_put(struct files *fs)
 
 int files_unshare(struct task *t)
 {
-	struct files *copy;
+	struct files *copy, *old;
+	uint32_t flags;
 
 	if (!t->files || __atomic_load_n(&t->files->refcount, __ATOMIC_ACQUIRE) == 1)
 		return 0;
 	if (!(copy = files_copy(t->files)))
 		return -ENOMEM;
-	files_put(t->files);
+	/* Swapped under tasklist_lock, put after: /proc/PID/status reads
+	 * t->files under it (kernel/fs/proc_status.c). */
+	flags = spin_lock_irqsave(&tasklist_lock);
+	old = t->files;
 	t->files = copy;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	files_put(old);
 	return 0;
 }
 

@@ -6,7 +6,8 @@
  * whole process. The thread that takes it sets the group stop in the
  * leader (stop_sig) and marks every thread JOBSTOP_PENDING; each stops
  * at its next return to user mode (signal_pending() is true for it, so
- * a sleeping call returns -EINTR first) and sleeps in TASK_STOPPED,
+ * a sleeping call returns first, to be made again after: restart.h) and
+ * sleeps in TASK_STOPPED,
  * which no ordinary wake-up ends. The last one to stop makes the report
  * (stop_report, for wait4 WUNTRACED) and tells the parent (SIGCHLD with
  * CLD_STOPPED, unless it set SA_NOCLDSTOP).

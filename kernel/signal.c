@@ -493,10 +493,15 @@ void do_signal(struct trapframe *tf)
 	struct ksiginfo info;
 	uint64_t oldmask, mask;
 	uint32_t flags;
+	bool restore;
 	int sig;
 
-	if (!sh)
+	if (!sh) {
+		/* A kernel thread: nothing to deliver, and no mask to put
+		 * back (return_to_user_prepare must not come again for it). */
+		t->restore_sigmask = false;
 		return;
+	}
 	/* Writing the frame may fault and allocate (demand paging of the
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	local_irq_enable();
@@ -506,7 +511,8 @@ void do_signal(struct trapframe *tf)
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
 	t->stop_dequeued = sig_is_stop(sig);    /* Linux's JOBCTL_STOP_DEQUEUED */
 	/* After rt_sigsuspend the frame saves the mask from before it. */
-	oldmask = t->restore_sigmask ? t->saved_sigmask : t->blocked;
+	restore = t->restore_sigmask;
+	oldmask = restore ? t->saved_sigmask : t->blocked;
 	t->restore_sigmask = false;
 	if (!sig) {
 		/* Another thread took the group's signal first. */
@@ -547,6 +553,10 @@ void do_signal(struct trapframe *tf)
 	     setup_frame(&info, &ka, oldmask, tf) : setup_rt_frame(&info, &ka, oldmask, tf)) < 0) {
 		kprintf("pid %d (%s): cannot write the frame of signal %d at esp=0x%08x: SIGSEGV\n",
 			t->tgid, t->comm, sig, tf->esp);
+		/* No frame saved the caller's mask: it is still to be put
+		 * back, by the SIGSEGV handler's frame if there is one
+		 * (Linux leaves TIF_RESTORE_SIGMASK set here too). */
+		t->restore_sigmask = restore;
 		force_sigsegv(sig);
 		return;
 	}

@@ -160,8 +160,8 @@ static bool is_ctty(void)
  * session outside its foreground group may not read (sig SIGTTIN), nor
  * change the modes or the foreground group, nor write with TOSTOP set
  * (SIGTTOU). Its process group gets sig, which stops it
- * (kernel/jobctl.c), and the call returns -EINTR (Linux restarts it
- * when the group continues; Spindle has no restart). If sig is blocked
+ * (kernel/jobctl.c), and the call returns -ERESTARTSYS: it is made again
+ * when the group continues, as Linux's (kernel/restart.h). If sig is blocked
  * or ignored, a read is -EIO and the rest may go ahead; if the group is
  * orphaned, nobody could continue it: -EIO. */
 long tty_job_check(int sig)

@@ -3,7 +3,9 @@
  * A parent waits for its children, and, as on Linux, for the children of
  * every task of its thread group. Which children a call may reap:
  *   pid > 0: that one; pid == -1: any; pid == 0: any in the caller's
- *   process group; pid < -1: any in process group -pid. A child whose exit signal is not SIGCHLD is a "clone child": only
+ *   process group; pid < -1: any in process group -pid (waitid says the
+ *   same with P_PID, P_ALL and P_PGID: struct wait_target). A child
+ *   whose exit signal is not SIGCHLD is a "clone child": only
  *   __WCLONE or __WALL wait for it; a detached child (exit signal -1,
  *   CLONE_DETACHED) is never waited for and does not count: with only
  *   detached children wait4 returns -ECHILD at once (abi.md section 4).
@@ -52,11 +54,18 @@ void notify_parent_locked(struct task *zombie)
 	wake_up(&parent->group_leader->wait_chldexit);
 }
 
-static bool eligible(const struct task *c, int pid, uint32_t options)
+/* Which children a wait is for: pid > 0, that one; else pgid > 0, those
+ * of that process group; else any. (Not wait4's one signed pid, where
+ * -1 means "any" and so could not name process group 1.) */
+struct wait_target {
+	int pid, pgid;
+};
+
+static bool eligible(const struct task *c, const struct wait_target *w, uint32_t options)
 {
-	if (pid > 0 && c->tid != pid)
+	if (w->pid > 0 && c->tid != w->pid)
 		return false;
-	if (pid < -1 && c->pgid != -pid)        /* a process group */
+	if (w->pgid > 0 && c->pgid != w->pgid)
 		return false;
 	if (c->exit_signal == -1)
 		return false;
@@ -73,7 +82,8 @@ static bool eligible(const struct task *c, int pid, uint32_t options)
  * continue (kernel/jobctl.c; taken, unless WNOWAIT). Fills *found, or
  * returns false and tells whether any child qualified at all.
  * tasklist_lock held. */
-static bool find_child(int pid, uint32_t options, bool *any, struct wait_found *found)
+static bool find_child(const struct wait_target *w, uint32_t options, bool *any,
+		       struct wait_found *found)
 {
 	struct task *t = current;
 	struct list *g = &t->thread_group, *gpos = g;
@@ -88,7 +98,7 @@ static bool find_child(int pid, uint32_t options, bool *any, struct wait_found *
 			struct task *c = list_entry(pos, struct task, sibling);
 			int report;
 
-			if (!eligible(c, pid, options))
+			if (!eligible(c, w, options))
 				continue;
 			*any = true;
 			if ((options & (WUNTRACED | WCONTINUED)) &&
@@ -127,15 +137,14 @@ static void unreap(struct task *c)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
-/* The sleep of wait4 and waitid (Linux's do_wait): pid as wait4's (> 0
- * one child, -1 any, < -1 a process group), options with WEXITED for
- * zombies. A child found is handed to report(found, ctx), which writes
+/* The sleep of wait4 and waitid (Linux's do_wait): for the children
+ * target names, options with WEXITED for zombies. A child found is handed to report(found, ctx), which writes
  * the caller's results (a zombie is still whole then); if that fails the
  * child stays as it was (a zombie stays a zombie; a stop or continue
  * report stays taken, as on Linux). Then a zombie is reaped, unless
  * WNOWAIT. The child's tid, 0 (WNOHANG and nothing yet), -ECHILD,
  * -ERESTARTSYS, or report's error. */
-static long do_wait(int pid, uint32_t options,
+static long do_wait(const struct wait_target *target, uint32_t options,
 		    long (*report)(const struct wait_found *f, void *ctx), void *ctx)
 {
 	struct waitqueue *wq = &current->group_leader->wait_chldexit;
@@ -149,7 +158,7 @@ static long do_wait(int pid, uint32_t options,
 
 		prepare_to_wait(wq, &w, TASK_INTERRUPTIBLE);
 		flags = spin_lock_irqsave(&tasklist_lock);
-		got = find_child(pid, options, &any, &f);
+		got = find_child(target, options, &any, &f);
 		spin_unlock_irqrestore(&tasklist_lock, flags);
 		if (got) {
 			finish_wait(wq, &w);
@@ -201,14 +210,19 @@ static long wait4_report(const struct wait_found *f, void *ctx)
 static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusage)
 {
 	struct wait4_out o = { ustatus, urusage };
+	struct wait_target w = { 0, 0 };
 
 	if (options & ~(uint32_t)WAIT_OPTIONS)
 		return -EINVAL;
 	if (pid == -2147483647 - 1)
 		return -ESRCH;          /* -pid would overflow: Linux's answer */
-	if (pid == 0)               /* our own process group (-1 for a kernel task) */
-		pid = current->pgid ? -current->pgid : -1;
-	return do_wait(pid, options | WEXITED, wait4_report, &o);
+	if (pid > 0)
+		w.pid = pid;
+	else if (pid == 0)          /* our own process group (any, for a kernel task) */
+		w.pgid = current->pgid;
+	else if (pid < -1)
+		w.pgid = -pid;
+	return do_wait(&w, options | WEXITED, wait4_report, &o);
 }
 
 SYSCALL(SYS_wait4, wait4)
@@ -255,6 +269,25 @@ static long waitid_report(const struct wait_found *f, void *ctx)
 	return cputime_rusage_to_user(o->urusage, f->ticks);
 }
 
+/* waitid's (idtype, id) as a wait_target: false if they are not valid
+ * (Linux: an id <= 0 for P_PID, < 0 for P_PGID; P_PIDFD). */
+static bool waitid_target(int idtype, int id, struct wait_target *w)
+{
+	*w = (struct wait_target){ 0, 0 };
+	switch (idtype) {
+	case P_ALL:
+		return true;
+	case P_PID:
+		w->pid = id;
+		return id > 0;
+	case P_PGID:
+		w->pgid = id ? id : current->pgid;      /* 0: the caller's own group */
+		return id >= 0;
+	default:
+		return false;
+	}
+}
+
 /* waitid(idtype, id, infop, options, rusage): P_ALL, P_PID id (> 0) or
  * P_PGID id (0: the caller's group); options must ask for at least one
  * of WEXITED, WSTOPPED, WCONTINUED, and may add WNOHANG and WNOWAIT
@@ -263,35 +296,19 @@ static long waitid_report(const struct wait_found *f, void *ctx)
  * all 0 when WNOHANG found nothing, and written even when the call
  * fails (Linux's sys_waitid). P_PIDFD (3) is -EINVAL: Spindle has no
  * pidfds. */
-/* waitid's (idtype, id) as wait4's pid: -1, a tid, or -pgid; 0 if they
- * are not valid (Linux: an id <= 0 for P_PID, < 0 for P_PGID). */
-static int waitid_target(int idtype, int id)
-{
-	switch (idtype) {
-	case P_ALL:
-		return -1;
-	case P_PID:
-		return id > 0 ? id : 0;
-	case P_PGID:
-		if (id == 0)            /* the caller's own group */
-			return current->pgid ? -current->pgid : -1;
-		return id > 0 ? -id : 0;
-	default:
-		return 0;
-	}
-}
-
 SYSCALL(SYS_waitid, waitid)
 {
-	int pid = waitid_target((int)arg[0], (int)arg[1]), found = 0;
+	struct wait_target w;
+	bool valid = waitid_target((int)arg[0], (int)arg[1], &w);
 	uint32_t uinfo = arg[2], options = arg[3];
+	int found = 0;
 	struct waitid_out o = { arg[4], 0, 0 };
 	long r = -EINVAL;
 
 	if (!(options & ~(uint32_t)(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED |
 				    __WNOTHREAD | __WCLONE | __WALL)) &&
-	    (options & (WEXITED | WSTOPPED | WCONTINUED)) && pid != 0) {
-		r = do_wait(pid, options, waitid_report, &o);
+	    (options & (WEXITED | WSTOPPED | WCONTINUED)) && valid) {
+		r = do_wait(&w, options, waitid_report, &o);
 		if (r > 0) {
 			found = (int)r;
 			r = 0;

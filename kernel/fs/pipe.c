@@ -12,7 +12,8 @@
  *     one may be split;
  *   - writing with no read end open is -EPIPE, and SIGPIPE to the writer;
  *   - O_NONBLOCK makes a wait -EAGAIN instead (after a partial transfer:
- *     the count so far), and a signal makes it -EINTR.
+ *     the count so far), and a signal makes it -ERESTARTSYS (-EINTR, or
+ *     the call again: kernel/restart.h).
  * One reader and one writer at a time copy, each holding its side's
  * mutex (rd_lock, wr_lock): the reader owns the filled part of the ring
  * and the writer the free part, so each copies to or from user memory
@@ -65,7 +66,7 @@ static void pipe_evict(struct inode *inode)
 static const struct inode_ops pipe_iops = { .evict = pipe_evict };
 
 /* Sleeps on wq until ready(p) (checked under p->lock) or a signal: 0,
- * -EINTR, or -EAGAIN for O_NONBLOCK. */
+ * -ERESTARTSYS, or -EAGAIN for O_NONBLOCK. */
 static long pipe_wait(struct pipe *p, struct waitqueue *wq, bool (*ready)(struct pipe *),
 		      bool nonblock)
 {
@@ -359,7 +360,7 @@ SYSCALL(SYS_pipe2, pipe2)
 /* ---- FIFOs: a pipe behind a name ---- */
 
 /* Sleeps until *counter moves from seen (the other side opened): 0, or
- * -EINTR for a signal. */
+ * -ERESTARTSYS for a signal. */
 static long fifo_wait_partner(struct pipe *p, struct waitqueue *wq, unsigned *counter,
 			      unsigned seen)
 {

@@ -12,6 +12,7 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/fs/proc_internal.h"
 #include "kernel/file.h"
+#include "kernel/panic.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
@@ -45,10 +46,14 @@ struct status_fields {
 	uint32_t cpus;
 };
 
+/* t->files and t->fs stay while tasklist_lock is held: exit and
+ * execve's files_unshare let go of them under it (kernel/exit.c,
+ * kernel/file.c). */
 static void read_status_locked(struct task *t, struct status_fields *s)
 {
 	struct list *pos;
 
+	ASSERT(spin_held(&tasklist_lock));
 	memset(s, 0, sizeof(*s));
 	memcpy(s->comm, t->comm, sizeof(s->comm));
 	s->comm[sizeof(s->comm) - 1] = '\0';
@@ -141,17 +146,18 @@ struct initrd_file *proc_pid_status(int pid, int *err)
 	return proc_snapshot(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, err);
 }
 
-/* One area as Linux's show_map_vma: the name, if any, after padding to
- * column 49 (25 + 6 * sizeof(void *) - 1, seq_setwidth). */
+/* One area as Linux's show_map_vma: "start-end perms offset dev inode "
+ * (with its space), then, for a named area, spaces up to column 48 (25 +
+ * 6 * sizeof(void *) - 1: seq_setwidth), one more (seq_pad), the name. */
 static int map_line(char *buf, size_t n, const struct vma *v)
 {
 	const char *name = v->flags & VMA_STACK ? "[stack]" : v->flags & VMA_HEAP ? "[heap]" : NULL;
-	int len = snprintf(buf, n, "%08x-%08x %c%c%c%c 00000000 00:00 0", v->start, v->end,
+	int len = snprintf(buf, n, "%08x-%08x %c%c%c%c 00000000 00:00 0 ", v->start, v->end,
 			   v->prot & PROT_READ ? 'r' : '-', v->prot & PROT_WRITE ? 'w' : '-',
 			   v->prot & PROT_EXEC ? 'x' : '-', v->flags & VMA_SHARED ? 's' : 'p');
 
 	if (name)
-		len += snprintf(buf + len, n - (size_t)len, "%*s%s", len < 48 ? 48 - len : 1, "",
+		len += snprintf(buf + len, n - (size_t)len, "%*s %s", len < 48 ? 48 - len : 0, "",
 				name);
 	len += snprintf(buf + len, n - (size_t)len, "\n");
 	return len;

@@ -125,6 +125,33 @@ TEST(process_group_and_rusage)
 	EXPECT_EQ(ru.ru_maxrss >= 0, 1);
 }
 
+/* Our own group (P_PGID 0, wait4's 0) is a group, not "any": a child
+ * that moved to a group of its own is not ours to wait for there, even
+ * when our group is 1 (booted as init, it is). */
+TEST(own_group_is_not_any_group)
+{
+	siginfo_t si;
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		_exit(4);
+	}
+	EXPECT(pid > 0, "fork: %s", strerror(errno));
+	setpgid(pid, pid);
+	EXPECT_EQ(waitid(P_PID, pid, &si, WEXITED | WNOWAIT), 0);   /* a zombie now */
+	errno = 0;
+	EXPECT_EQ(waitid(P_PGID, 0, &si, WEXITED | WNOHANG), -1);
+	EXPECT_EQ(errno, ECHILD);
+	EXPECT_EQ(waitid(P_PGID, getpgrp(), &si, WEXITED | WNOHANG), -1);
+	EXPECT_EQ(errno, ECHILD);
+	EXPECT_EQ(waitpid(0, &st, WNOHANG), -1);
+	EXPECT_EQ(errno, ECHILD);
+	EXPECT_EQ(waitpid(-pid, &st, 0), pid);                     /* its group */
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 4, "status %#x", st);
+}
+
 TEST(errors)
 {
 	siginfo_t si;
@@ -158,6 +185,7 @@ int main(void)
 	RUN(killed_child_and_wnowait);
 	RUN(stopped_and_continued);
 	RUN(process_group_and_rusage);
+	RUN(own_group_is_not_any_group);
 	RUN(errors);
 	return lx_exit_code();
 }
