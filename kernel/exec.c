@@ -45,13 +45,17 @@ static int image_read(struct image *img, void *buf, size_t n, uint32_t off)
 
 	return got == (long)n ? 0 : got < 0 ? (int)got : -ENOEXEC;
 }
-#define AUXV_PAIRS 8            /* PHDR PHENT PHNUM PAGESZ ENTRY RANDOM NULL + 1 spare */
+#define AUXV_PAIRS 20           /* the 19 of build_stack, and 1 spare */
 
-/* The argument and environment strings, back to back in one buffer. */
+/* The argument and environment strings, back to back in one buffer;
+ * then, once they are all in (exec_strtab), the path execve was given
+ * and the platform name, for AT_EXECFN and AT_PLATFORM, at execfn and
+ * platform. */
 struct strtab {
 	char *buf;
 	size_t used;
 	int argc, envc;
+	size_t execfn, platform;
 };
 
 static int strtab_add_kernel(struct strtab *s, const char *str)
@@ -185,8 +189,11 @@ static uint32_t stack_size(void)
 
 /* The initial stack (abi.md section 2, as Linux's create_elf_tables):
  *   sp -> argc, argv[0..argc-1], NULL, envp[..], NULL, auxv pairs, then
- *   the 16 AT_RANDOM bytes and the strings up to USER_STACK_TOP.
- * It is built in a kernel buffer and copied in with vm_load. */
+ *   the 16 AT_RANDOM bytes and the strings up to USER_STACK_TOP (the
+ *   arguments, the environment, AT_EXECFN's path, AT_PLATFORM's name).
+ * The auxv is Linux 6.1 i386's, in its order, less what needs a vDSO
+ * (AT_SYSINFO) or an interpreter. It is built in a kernel buffer and
+ * copied in with vm_load. */
 static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32_ehdr *e,
 		       uint32_t phdr_addr, uint32_t *sp_out)
 {
@@ -216,13 +223,26 @@ static int build_stack(struct mm *mm, const struct strtab *s, const struct elf32
 	if (s->envc == 0)
 		w[n++] = 0;                 /* end of argv */
 	w[n++] = 0;                     /* end of envp */
-	w[n++] = AT_PHDR;   w[n++] = phdr_addr;
-	w[n++] = AT_PHENT;  w[n++] = sizeof(struct elf32_phdr);
-	w[n++] = AT_PHNUM;  w[n++] = e->e_phnum;
-	w[n++] = AT_PAGESZ; w[n++] = PAGE_SIZE;
-	w[n++] = AT_ENTRY;  w[n++] = e->e_entry;
-	w[n++] = AT_RANDOM; w[n++] = random;
-	w[n++] = AT_NULL;   w[n++] = 0;
+	w[n++] = AT_HWCAP;    w[n++] = elf_hwcap();
+	w[n++] = AT_PAGESZ;   w[n++] = PAGE_SIZE;
+	w[n++] = AT_CLKTCK;   w[n++] = 100;             /* USER_HZ */
+	w[n++] = AT_PHDR;     w[n++] = phdr_addr;
+	w[n++] = AT_PHENT;    w[n++] = sizeof(struct elf32_phdr);
+	w[n++] = AT_PHNUM;    w[n++] = e->e_phnum;
+	w[n++] = AT_BASE;     w[n++] = 0;               /* no interpreter */
+	w[n++] = AT_FLAGS;    w[n++] = 0;
+	w[n++] = AT_ENTRY;    w[n++] = e->e_entry;
+	w[n++] = AT_UID;      w[n++] = 0;               /* one user: root */
+	w[n++] = AT_EUID;     w[n++] = 0;
+	w[n++] = AT_GID;      w[n++] = 0;
+	w[n++] = AT_EGID;     w[n++] = 0;
+	w[n++] = AT_SECURE;   w[n++] = 0;
+	w[n++] = AT_RANDOM;   w[n++] = random;
+	w[n++] = AT_HWCAP2;   w[n++] = 0;
+	w[n++] = AT_EXECFN;   w[n++] = strings + (uint32_t)s->execfn;
+	w[n++] = AT_PLATFORM; w[n++] = strings + (uint32_t)s->platform;
+	w[n++] = AT_NULL;     w[n++] = 0;
+	ASSERT(n <= (int)nwords);
 	/* AT_RANDOM's bytes: the TSC stirred; good enough for a stack canary
 	 * seed in a teaching kernel, and not reproducible by accident. */
 	for (i = 0; i < 16; i++)
@@ -511,6 +531,14 @@ static int exec_strtab(const char *path, struct strtab *s)
 	uint32_t entry, sp;
 	int err;
 
+	/* AT_EXECFN's and AT_PLATFORM's strings go after the others, and
+	 * count against the same limit (Linux copies the path first). */
+	s->execfn = s->used;
+	if ((err = strtab_add_kernel(s, path)) < 0)
+		return err;
+	s->platform = s->used;
+	if ((err = strtab_add_kernel(s, ELF_PLATFORM)) < 0)
+		return err;
 	if ((err = find_program(path, &img)) < 0)
 		return err;
 	if (!(img.page = kmalloc(PAGE_SIZE)) || !(exe = make_exe_link(img.inode, path)))
@@ -545,7 +573,7 @@ static int exec_strtab(const char *path, struct strtab *s)
 
 int kernel_execve(const char *path, const char *const *argv, const char *const *envp)
 {
-	struct strtab s = { kmalloc(EXEC_MAX_STRINGS), 0, 0, 0 };
+	struct strtab s = { .buf = kmalloc(EXEC_MAX_STRINGS) };
 	int err = 0;
 
 	if (!s.buf)
@@ -563,7 +591,7 @@ int kernel_execve(const char *path, const char *const *argv, const char *const *
 SYSCALL(SYS_execve, execve)
 {
 	char *path;
-	struct strtab s = { NULL, 0, 0, 0 };
+	struct strtab s = { .buf = NULL };
 	long n;
 	int err;
 

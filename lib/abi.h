@@ -596,13 +596,25 @@ struct k_sigaction {            /* the kernel's struct sigaction */
 };
 
 /* ---- auxiliary vector (abi.md section 2) ---- */
-#define AT_NULL    0
-#define AT_PHDR    3
-#define AT_PHENT   4
-#define AT_PHNUM   5
-#define AT_PAGESZ  6
-#define AT_ENTRY   9
-#define AT_RANDOM 25
+#define AT_NULL      0
+#define AT_PHDR      3
+#define AT_PHENT     4
+#define AT_PHNUM     5
+#define AT_PAGESZ    6
+#define AT_BASE      7          /* the interpreter's base: 0, static programs */
+#define AT_FLAGS     8
+#define AT_ENTRY     9
+#define AT_UID      11
+#define AT_EUID     12
+#define AT_GID      13
+#define AT_EGID     14
+#define AT_PLATFORM 15          /* -> "i686" */
+#define AT_HWCAP    16          /* CPUID.1:EDX */
+#define AT_CLKTCK   17          /* clock_t ticks per second: 100 */
+#define AT_SECURE   23
+#define AT_RANDOM   25
+#define AT_HWCAP2   26
+#define AT_EXECFN   31          /* -> the path execve was given */
 
 /* ---- address space ---- */
 #define USER_BASE  0x00001000u  /* page 0 is never mapped */

@@ -161,3 +161,11 @@ void flush_thread(void)
 	load_TLS(&current->thread, this_cpu());
 	fpu_exec_reset();
 }
+
+uint32_t elf_hwcap(void)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return d;
+}

@@ -72,6 +72,13 @@ void return_to_user(struct trapframe *tf) __attribute__((noreturn));
  * thread state survives. */
 void flush_thread(void);
 
+/* execve's auxv (kernel/exec.c): AT_HWCAP, the CPU's feature bits
+ * CPUID.1:EDX (SDM Vol. 2A, CPUID), as Linux's ELF_HWCAP on i386; and
+ * AT_PLATFORM's string, Linux's ELF_PLATFORM for a CPU of family 6 and
+ * up: "i686". */
+uint32_t elf_hwcap(void);
+#define ELF_PLATFORM "i686"
+
 /* fork's copy of the parent's LDT (abi.md section 5, ldt.c). */
 struct mm;
 int ldt_dup(struct mm *child, struct mm *parent);          /* fork */

@@ -195,6 +195,38 @@ TEST(auxv_values_by_their_numbers)
 	EXPECT_EQ(eh->e_entry, (uint32_t)_start);
 }
 
+/* The entries abi.md section 2 has "as Linux": the feature bits, the
+ * clock tick, the ids (one user, root), not secure, the platform name
+ * and the path execve was given, both strings of the stack. */
+TEST(auxv_linux_entries)
+{
+	static const struct { uint32_t type, want; } zero_or_fixed[] = {
+		{ 11, 0 }, { 12, 0 }, { 13, 0 }, { 14, 0 },     /* AT_UID EUID GID EGID */
+		{ 23, 0 },                                      /* AT_SECURE */
+		{ 17, 100 },                                    /* AT_CLKTCK */
+	};
+	uint32_t a = 1, b, c = 0, d, v;
+	int n;
+
+	for (unsigned i = 0; i < sizeof(zero_or_fixed) / sizeof(zero_or_fixed[0]); i++) {
+		v = aux(zero_or_fixed[i].type, &n);
+		EXPECT(n == 1, "auxv %u appears %d times", zero_or_fixed[i].type, n);
+		EXPECT(v == zero_or_fixed[i].want, "auxv %u is %u, want %u", zero_or_fixed[i].type,
+		       v, zero_or_fixed[i].want);
+	}
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	v = aux(16, &n);                        /* AT_HWCAP */
+	EXPECT(n == 1, "AT_HWCAP (16) appears %d times", n);
+	EXPECT(v == d, "AT_HWCAP %#x, CPUID.1:EDX %#x", v, d);
+	v = aux(15, &n);                        /* AT_PLATFORM */
+	EXPECT(n == 1 && on_stack(v) && strcmp((const char *)v, "i686") == 0,
+	       "AT_PLATFORM (15): %d times, %#x", n, v);
+	v = aux(31, &n);                        /* AT_EXECFN */
+	EXPECT(n == 1 && on_stack(v), "AT_EXECFN (31): %d times, %#x", n, v);
+	EXPECT(strcmp((const char *)v, "/tests/t_abi_start") == 0, "AT_EXECFN says %s",
+	       (const char *)v);
+}
+
 TEST(auxv_random_16_bytes_on_the_stack)
 {
 	int n;
@@ -293,6 +325,7 @@ int main(void)
 	RUN(eflags_as_linux);
 	RUN(stack_argc_argv_envp_auxv_in_order);
 	RUN(auxv_values_by_their_numbers);
+	RUN(auxv_linux_entries);
 	RUN(auxv_random_16_bytes_on_the_stack);
 	RUN(esp_16_byte_aligned_as_linux);
 	RUN(stack_ends_at_0xc0000000);
