@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,6 +117,89 @@ TEST(vfork_then_exec)
 	EXPECT(pid > 0, "vfork: %s", strerror(errno));
 	EXPECT_EQ(waitpid(pid, &st, 0), pid);
 	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 9, "child status %#x", st);
+}
+
+/* The child execs a program that blocks until we write to it: the
+ * parent of a vfork must be back at the exec, not at the exit (if it
+ * were not, neither side could go on and the test would time out). */
+TEST(vfork_parent_resumes_at_exec_not_exit)
+{
+	char *argv[] = { "lx_clone", "child-read", NULL };
+	int fds[2], st;
+	pid_t pid;
+
+	EXPECT_EQ(pipe(fds), 0);
+	pid = vfork();
+	if (pid == 0) {
+		dup2(fds[0], 0);
+		execve("/tests/lx_clone", argv, NULL);
+		_exit(127);
+	}
+	EXPECT(pid > 0, "vfork: %s", strerror(errno));
+	EXPECT_EQ(write(fds[1], "x", 1), 1);    /* only now can it exit */
+	close(fds[0]);
+	close(fds[1]);
+	EXPECT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+}
+
+static int exec_reader(void *fd)
+{
+	char *argv[] = { "lx_clone", "child-read", NULL };
+
+	dup2((int)(intptr_t)fd, 0);
+	execve("/tests/lx_clone", argv, NULL);
+	return 127;
+}
+
+/* CLONE_CHILD_CLEARTID: the child lets go of our address space at its
+ * execve, so 0 is written to ctid and we are woken then, while the new
+ * program still waits for us (abi.md section 9). */
+TEST(child_cleartid_at_exec)
+{
+	static volatile pid_t ctid;
+	char *stack = new_stack();
+	int fds[2], st;
+	pid_t pid;
+
+	EXPECT(stack != NULL, "mmap");
+	EXPECT_EQ(pipe(fds), 0);
+	ctid = -1;
+	pid = clone(exec_reader, stack, CLONE_VM | CLONE_CHILD_CLEARTID | SIGCHLD,
+		    (void *)(intptr_t)fds[0], NULL, NULL, &ctid);
+	EXPECT(pid > 0, "clone: %s", strerror(errno));
+	while (ctid != 0)
+		syscall(SYS_futex, &ctid, FUTEX_WAIT, ctid, NULL, NULL, 0);
+	EXPECT_EQ(write(fds[1], "x", 1), 1);
+	close(fds[0]);
+	close(fds[1]);
+	EXPECT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+}
+
+static int set_umask_077(void *a)
+{
+	(void)a;
+	umask(077);
+	return 0;
+}
+
+/* CLONE_FS shares the umask (and cwd) with the child; without it the
+ * child's umask is its own (abi.md section 4). */
+TEST(clone_fs_shares_the_umask)
+{
+	char *stack = new_stack();
+	mode_t before = umask(022);
+	int st;
+	pid_t pid;
+
+	EXPECT(stack != NULL, "mmap");
+	pid = clone(set_umask_077, stack, SIGCHLD, NULL);
+	EXPECT(pid > 0 && waitpid(pid, &st, 0) == pid, "clone: %s", strerror(errno));
+	EXPECT_EQ(umask(022), 022);             /* a copy: ours unchanged */
+	pid = clone(set_umask_077, stack, CLONE_FS | SIGCHLD, NULL);
+	EXPECT(pid > 0 && waitpid(pid, &st, 0) == pid, "clone: %s", strerror(errno));
+	EXPECT_EQ(umask(before), 077);          /* shared: the child's */
 }
 
 static int make_sibling(void *a)
@@ -265,11 +349,18 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "child-exit") == 0)
 		return atoi(argv[2]);
+	if (argc == 2 && strcmp(argv[1], "child-read") == 0) {
+		char c;
+		return read(0, &c, 1) == 1 ? 0 : 1;     /* until the test writes */
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	RUN(parent_settid_and_child_cleartid_wake);
 	RUN(child_settid_in_the_childs_memory);
 	RUN(clone_vfork_parent_waits);
 	RUN(vfork_then_exec);
+	RUN(vfork_parent_resumes_at_exec_not_exit);
+	RUN(child_cleartid_at_exec);
+	RUN(clone_fs_shares_the_umask);
 	RUN(clone_parent);
 	RUN(refused_and_ignored_flags);
 	RUN(clone3_and_rseq_are_enosys);
