@@ -237,6 +237,38 @@ def guest_group(smp, group):
     return out
 
 
+# What abi.md section 1 promises of the machine, each a boot of the
+# ktest=smp group (every CPU up, each with its GDT, IPIs) in a shape no
+# other job boots: (name, -smp, -m, extra QEMU arguments, extra kernel
+# words, CPUs the kernel must use, lines that must appear once).
+MACHINE_BOOTS = [
+    ("machine/mem32", 1, 32, [], "", 1, []),
+    ("machine/mem896", 4, 896, [], "", 4, []),
+    ("machine/smp_cap_and_unknown_word", 4, 128, [], "smp=2 no_such_word", 2,
+     [r"cmdline: unknown word 'no_such_word' ignored"]),
+    ("machine/no_acpi_mp_table", 4, 128, ["-no-acpi"], "", 4,
+     [r"smp: MP table: 4 CPUs.*"]),
+]
+
+
+def machine_boot(name, smp, mem, extra, words, cpus, once):
+    """One of MACHINE_BOOTS: the group passes, and each line of once is
+    printed exactly once."""
+    append = ("%s ktest=smp expect_cpus=%d" % (words, cpus)).strip()
+    b = run_qemu(qemu_kernel_cmd(smp, append, mem=mem) + extra)
+    bad = b.problem()
+    done = re.search(r"^ktest: done, (\d+) passed, (\d+) failed$", b.out, re.M)
+    if not bad and not done:
+        bad = "no 'ktest: done' line"
+    elif not bad and int(done.group(2)):
+        bad = "%s ktest cases failed" % done.group(2)
+    for line in once:
+        n = len(re.findall("^" + line + "$", b.out, re.M))
+        if not bad and n != 1:
+            bad = "%d lines match %r, want 1" % (n, line)
+    return [(name, bad, b.tail(20) if bad else None)]
+
+
 # ---------------------------------------------------------------- user tests
 def discover_user_tests():
     """The test programs: user/tests/t_NAME.c, less the helpers that other
@@ -453,6 +485,8 @@ def main():
                              (smp, t, None, (), v)))
         for t in linux_tests if smp in LINUX_SMP_COUNTS else ():
             jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t)))
+    for m in MACHINE_BOOTS:
+        jobs.append((m[0], machine_boot, m))
     jobs.append(("grub/qemu_iso_boot", grub_qemu, ()))
     jobs.append(("bochs/iso_boot", bochs, ()))
     jobs.append(("bochs/smp2_group", bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))

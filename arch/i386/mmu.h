@@ -11,8 +11,14 @@
 #define KERNBASE       0xC0000000         /* virtual = physical + KERNBASE */
 #define KERNEL_PDE     (KERNBASE >> PGDIR_SHIFT)  /* 768 */
 
-/* Physical memory the kernel maps at KERNBASE (Linux's lowmem limit). */
-#define LOWMEM_MAX     (896 * 1024 * 1024)
+/* Physical memory the kernel maps at KERNBASE (Linux's lowmem). Linux
+ * stops at 896 MiB to keep 128 MiB of addresses for vmalloc; Spindle
+ * keeps them for the kernel stacks' area, which ends at 0xF8000000
+ * (kstack.h): with 896 MiB mapped it had no addresses left, and a
+ * machine of 896 MiB did not boot. RAM above this is not used (Linux's
+ * highmem, which Spindle does not have); the area then has room for
+ * 8,192 stacks. */
+#define LOWMEM_MAX     (768 * 1024 * 1024)
 
 /* What the boot page directory maps, identity and at KERNBASE: enough for
  * the kernel image and the loader's data until mm_init maps all of RAM. */
