@@ -140,7 +140,7 @@ void release_user_vm_lock(struct task *t)
 		/* CLONE_CHILD_CLEARTID: and pthread_join, asleep on the
 		 * word, is woken (Linux's mm_release). */
 		if (t->user_vm_lock_wake)
-			(void)futex_wake(uaddr, 1, FUTEX_BITSET_MATCH_ANY);
+			(void)futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);
 		t->user_vm_lock = NULL;
 		t->user_vm_lock_wake = false;
 	}

@@ -8,7 +8,10 @@
  * (WAKE). Waiters are kept in hashed buckets under a key naming the word:
  *
  *   - in a MAP_SHARED area, the word's physical address: two address
- *     spaces sharing the page meet on the same key (abi.md section 6);
+ *     spaces sharing the page meet on the same key (abi.md section 6) -
+ *     unless the operation says FUTEX_PRIVATE_FLAG: a private futex is
+ *     keyed by (address space, virtual address) wherever it lives, as
+ *     Linux's (the caller promises no other process uses the word);
  *   - in a private area, (address space, virtual address), as Linux's
  *     get_futex_key does for private mappings. A private page can move:
  *     after a fork, the first write to it moves the writer's mapping to a
@@ -82,11 +85,12 @@ static bool key_eq(struct futex_key a, struct futex_key b)
 	return a.space == b.space && a.addr == b.addr;
 }
 
-/* The key for uaddr in mm, called with mm->lock held (asserted where the
- * lock is relied on, vma_find in vm_translate_locked); *pa gets the word's
- * physical address. The page is faulted in (for reading): -EFAULT if it
- * cannot be. */
-static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint32_t *pa)
+/* The key for uaddr in mm (key_flags: FUTEX_PRIVATE_FLAG or 0), called with
+ * mm->lock held (asserted where the lock is relied on, vma_find in
+ * vm_translate_locked); *pa gets the word's physical address. The page
+ * is faulted in (for reading): -EFAULT if it cannot be. */
+static long futex_key(struct mm *mm, uint32_t uaddr, unsigned key_flags, struct futex_key *key,
+		      uint32_t *pa)
 {
 	bool shared = false;
 
@@ -94,6 +98,8 @@ static long futex_key(struct mm *mm, uint32_t uaddr, struct futex_key *key, uint
 		return -EINVAL;
 	if (!(*pa = vm_translate_locked(mm, uaddr, false, &shared)))
 		return -EFAULT;
+	if (key_flags & FUTEX_PRIVATE_FLAG)
+		shared = false;
 	*key = shared ? (struct futex_key){ 0, *pa } : (struct futex_key){ (uint32_t)mm, uaddr };
 	return 0;
 }
@@ -111,7 +117,7 @@ static struct futex_bucket *lock_waiter_bucket(struct futex_waiter *w, uint32_t 
 	}
 }
 
-long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset)
+long futex_wait(uint32_t uaddr, unsigned key_flags, uint32_t val, uint64_t deadline, uint32_t bitset)
 {
 	/* LAB 6: BEGIN SOLUTION */
 	struct futex_waiter w = { LIST_INIT(w.link), current, { 0, 0 }, NULL, bitset, false };
@@ -122,7 +128,7 @@ long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset
 	long err = 0;
 
 	spin_lock(&mm->lock);
-	if ((err = futex_key(mm, uaddr, &w.key, &pa)) < 0) {
+	if ((err = futex_key(mm, uaddr, key_flags, &w.key, &pa)) < 0) {
 		spin_unlock(&mm->lock);
 		return err;
 	}
@@ -173,6 +179,7 @@ long futex_wait(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset
 	 * the bucket's lock, then sleep until woken, signalled or timed out,
 	 * without losing a wake-up (docs/labs/lab6-futex.md). */
 	(void)uaddr;
+	(void)key_flags;
 	(void)val;
 	(void)deadline;
 	(void)bitset;
@@ -216,7 +223,7 @@ static long wake_locked(struct futex_bucket *b, struct futex_key key, uint32_t n
 	return woken;
 }
 
-long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
+long futex_wake(uint32_t uaddr, unsigned key_flags, uint32_t nr, uint32_t bitset)
 {
 	/* LAB 6: BEGIN SOLUTION */
 	struct futex_bucket *b;
@@ -225,7 +232,7 @@ long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
 	long err, woken;
 
 	spin_lock(&current->mm->lock);
-	err = futex_key(current->mm, uaddr, &key, &pa);
+	err = futex_key(current->mm, uaddr, key_flags, &key, &pa);
 	spin_unlock(&current->mm->lock);
 	if (err < 0)
 		return err;
@@ -240,6 +247,7 @@ long futex_wake(uint32_t uaddr, uint32_t nr, uint32_t bitset)
 	/* Lab 6: wake up to nr of the waiters queued on uaddr whose bitset
 	 * meets bitset (wake_locked), and say how many. */
 	(void)uaddr;
+	(void)key_flags;
 	(void)nr;
 	(void)bitset;
 	return -ENOSYS;
@@ -264,7 +272,7 @@ static void unlock_two(struct futex_bucket *a, struct futex_bucket *b, uint32_t 
 	spin_unlock_irqrestore(a < b ? &a->lock : &b->lock, flags);
 }
 
-long futex_requeue(uint32_t uaddr, uint32_t nr_wake, uint32_t nr_requeue,
+long futex_requeue(uint32_t uaddr, unsigned key_flags, uint32_t nr_wake, uint32_t nr_requeue,
 		   uint32_t uaddr2, const uint32_t *cmpval)
 {
 	struct mm *mm = current->mm;
@@ -275,8 +283,8 @@ long futex_requeue(uint32_t uaddr, uint32_t nr_wake, uint32_t nr_requeue,
 	long err, count = 0, woken = 0, moved = 0;
 
 	spin_lock(&mm->lock);
-	if ((err = futex_key(mm, uaddr, &k1, &pa1)) < 0 ||
-	    (err = futex_key(mm, uaddr2, &k2, &pa2)) < 0) {
+	if ((err = futex_key(mm, uaddr, key_flags, &k1, &pa1)) < 0 ||
+	    (err = futex_key(mm, uaddr2, key_flags, &k2, &pa2)) < 0) {
 		spin_unlock(&mm->lock);
 		return err;
 	}
@@ -353,7 +361,8 @@ static int32_t sext12(uint32_t v)
 	return (int32_t)(v << 20) >> 20;
 }
 
-long futex_wake_op(uint32_t uaddr, uint32_t nr, uint32_t uaddr2, uint32_t nr2, uint32_t val3)
+long futex_wake_op(uint32_t uaddr, unsigned key_flags, uint32_t nr, uint32_t uaddr2, uint32_t nr2,
+		   uint32_t val3)
 {
 	struct mm *mm = current->mm;
 	uint32_t op = (val3 >> 28) & 7, cmp = (val3 >> 24) & 15;
@@ -370,8 +379,8 @@ long futex_wake_op(uint32_t uaddr, uint32_t nr, uint32_t uaddr2, uint32_t nr2, u
 	if (val3 & (FUTEX_OP_OPARG_SHIFT << 28))
 		oparg = 1u << (oparg & 31);
 	spin_lock(&mm->lock);
-	if ((err = futex_key(mm, uaddr, &k1, &pa1)) < 0 ||
-	    (err = futex_key(mm, uaddr2, &k2, &pa2)) < 0) {
+	if ((err = futex_key(mm, uaddr, key_flags, &k1, &pa1)) < 0 ||
+	    (err = futex_key(mm, uaddr2, key_flags, &k2, &pa2)) < 0) {
 		spin_unlock(&mm->lock);
 		return err;
 	}

@@ -3,8 +3,9 @@
  * 9). The operations themselves are kernel/futex.c's.
  *
  * futex(uaddr, op, val, timeout, uaddr2, val3): op is a command plus two
- * flags, FUTEX_PRIVATE_FLAG (accepted: Spindle picks the key from the
- * mapping, futex.c) and FUTEX_CLOCK_REALTIME (WAIT_BITSET only). The
+ * flags, FUTEX_PRIVATE_FLAG (the futex is keyed by address space and
+ * address even in a MAP_SHARED area, futex.c) and FUTEX_CLOCK_REALTIME
+ * (WAIT_BITSET only). The
  * fourth argument is a timeout for the waits and a number (val2) for the
  * requeues and WAKE_OP:
  *   WAIT          timeout relative, on CLOCK_MONOTONIC; bitset all ones
@@ -36,9 +37,10 @@ static bool has_timeout(uint32_t cmd)
  * (Linux's futex_wait and futex_wait_restart; kernel/restart.h). */
 static long futex_wait_restart(struct restart_block *rb);
 
-static long wait_restartable(uint32_t uaddr, uint32_t val, uint64_t deadline, uint32_t bitset)
+static long wait_restartable(uint32_t uaddr, unsigned flags, uint32_t val, uint64_t deadline,
+			     uint32_t bitset)
 {
-	long r = futex_wait(uaddr, val, deadline, bitset);
+	long r = futex_wait(uaddr, flags, val, deadline, bitset);
 	struct restart_block *rb;
 
 	if (r != -EINTR)
@@ -49,18 +51,20 @@ static long wait_restartable(uint32_t uaddr, uint32_t val, uint64_t deadline, ui
 	rb->arg[0] = uaddr;
 	rb->arg[1] = val;
 	rb->arg[2] = bitset;
+	rb->arg[3] = flags;
 	return -ERESTART_RESTARTBLOCK;
 }
 
 static long futex_wait_restart(struct restart_block *rb)
 {
-	return wait_restartable(rb->arg[0], rb->arg[1], rb->deadline, rb->arg[2]);
+	return wait_restartable(rb->arg[0], rb->arg[3], rb->arg[1], rb->deadline, rb->arg[2]);
 }
 
 static long do_futex(const uint32_t *arg, bool time64)
 {
 	uint32_t uaddr = arg[0], op = arg[1], val = arg[2], utime = arg[3];
 	uint32_t uaddr2 = arg[4], val3 = arg[5], cmd = op & FUTEX_CMD_MASK;
+	unsigned priv = op & FUTEX_PRIVATE_FLAG;
 	uint64_t deadline = FUTEX_NO_DEADLINE, ns;
 	int err;
 
@@ -82,22 +86,22 @@ static long do_futex(const uint32_t *arg, bool time64)
 		return -ENOSYS;
 	switch (cmd) {
 	case FUTEX_WAIT:
-		return wait_restartable(uaddr, val, deadline, FUTEX_BITSET_MATCH_ANY);
+		return wait_restartable(uaddr, priv, val, deadline, FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAIT_BITSET:
-		return val3 ? wait_restartable(uaddr, val, deadline, val3) : -EINVAL;
+		return val3 ? wait_restartable(uaddr, priv, val, deadline, val3) : -EINVAL;
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, val, FUTEX_BITSET_MATCH_ANY);
+		return futex_wake(uaddr, priv, val, FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAKE_BITSET:
-		return val3 ? futex_wake(uaddr, val, val3) : -EINVAL;
+		return val3 ? futex_wake(uaddr, priv, val, val3) : -EINVAL;
 	case FUTEX_REQUEUE:
 	case FUTEX_CMP_REQUEUE:
 		/* Linux 6.1: negative counts are refused. */
 		if ((int32_t)val < 0 || (int32_t)utime < 0)
 			return -EINVAL;
-		return futex_requeue(uaddr, val, utime, uaddr2,
+		return futex_requeue(uaddr, priv, val, utime, uaddr2,
 				     cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
 	case FUTEX_WAKE_OP:
-		return futex_wake_op(uaddr, val, uaddr2, utime, val3);
+		return futex_wake_op(uaddr, priv, val, uaddr2, utime, val3);
 	default:
 		return -ENOSYS;
 	}

@@ -37,7 +37,7 @@ static void futex_death(struct task *t, uint32_t uaddr, bool pi, bool pending)
 		/* An unlock was under way and the word is free: a waiter may
 		 * have been told to wait by it, so wake one. */
 		if (pending && !pi && !uval) {
-			(void)futex_wake(uaddr, 1, FUTEX_BITSET_MATCH_ANY);
+			(void)futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);
 			return;
 		}
 		if ((uval & FUTEX_TID_MASK) != (uint32_t)t->tid)
@@ -48,7 +48,7 @@ static void futex_death(struct task *t, uint32_t uaddr, bool pi, bool pending)
 		if (prev != uval)
 			continue;       /* changed under us: look again */
 		if (!pi && (uval & FUTEX_WAITERS))
-			(void)futex_wake(uaddr, 1, FUTEX_BITSET_MATCH_ANY);
+			(void)futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);
 		return;
 	}
 }

@@ -431,6 +431,34 @@ TEST(shared_page_is_one_futex_across_processes)
 	EXPECT_EQ(raw_munmap((void *)r, PAGE_SIZE), 0);
 }
 
+/* A FUTEX_PRIVATE_FLAG futex is keyed by (address space, address)
+ * (abi.md section 6, as amended): even on a MAP_SHARED page, another
+ * process's WAKE - private or not - does not reach a private waiter,
+ * which then times out. */
+TEST(private_waiter_is_not_woken_from_another_process)
+{
+	long r = raw_mmap2(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int st = -1;
+
+	EXPECT(!RAW_IS_ERR(r), "mmap2 MAP_SHARED: %ld", r);
+	volatile int *word = (volatile int *)r + 7;
+	long pid = raw_fork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 500000000 };
+		word[1] = 1;                    /* "about to wait" */
+		r = raw_futex((int *)word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 0, &ts);
+		raw_exit_group(r == -ETIMEDOUT ? 0 : 1);
+	}
+	EXPECT(pid > 0, "fork: %ld", pid);
+	EXPECT(thr_wait_word(&word[1], 1, 20000) && asleep(pid), "the child did not sleep");
+	EXPECT_EQ(raw_futex((int *)word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL), 0);
+	EXPECT_EQ(raw_futex((int *)word, FUTEX_WAKE, 1, NULL), 0);
+	EXPECT_EQ(raw_wait4((int)pid, &st, 0, NULL), pid);
+	EXPECT_STATUS(st, EXITED(0));           /* 1: something woke it */
+	EXPECT_EQ(raw_munmap((void *)r, PAGE_SIZE), 0);
+}
+
 int main(void)
 {
 	RUN(eagain_on_mismatch);
@@ -448,5 +476,6 @@ int main(void)
 	RUN(cow_copy_is_another_futex);
 	RUN(fork_then_write_moves_the_page_the_waiter_is_still_woken);
 	RUN(shared_page_is_one_futex_across_processes);
+	RUN(private_waiter_is_not_woken_from_another_process);
 	return t_exit_code();
 }
