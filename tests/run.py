@@ -269,6 +269,20 @@ def machine_boot(name, smp, mem, extra, words, cpus, once):
     return [(name, bad, b.tail(20) if bad else None)]
 
 
+def exit_status_masked():
+    """abi.md section 1: pid 1's exit status N is printed whole, and
+    QEMU is told N & 0x7f (isa-debug-exit: its exit code is that, times
+    2, plus 1)."""
+    name = "machine/exit_status_200"
+    b = run_qemu(qemu_kernel_cmd(1, "init=/bin/sh"), stdin_script=[("$ ", "exit 200\n")])
+    bad = b.problem()
+    if not bad and not re.search(r"^init exited with status 200$", b.out, re.M):
+        bad = "no 'init exited with status 200' line"
+    if not bad and b.code != qemu_code(200 & 0x7f):
+        bad = "QEMU exit %d, want %d" % (b.code, qemu_code(200 & 0x7f))
+    return [(name, bad, b.tail(12) if bad else None)]
+
+
 # ---------------------------------------------------------------- user tests
 def discover_user_tests():
     """The test programs: user/tests/t_NAME.c, less the helpers that other
@@ -487,6 +501,7 @@ def main():
             jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t)))
     for m in MACHINE_BOOTS:
         jobs.append((m[0], machine_boot, m))
+    jobs.append(("machine/exit_status_200", exit_status_masked, ()))
     jobs.append(("grub/qemu_iso_boot", grub_qemu, ()))
     jobs.append(("bochs/iso_boot", bochs, ()))
     jobs.append(("bochs/smp2_group", bochs, (TEST_ISO_SMP, 2, "bochs/smp2_group")))
