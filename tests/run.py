@@ -341,6 +341,9 @@ def fault_line_check(out):
     if not m:
         return "no 'child ... must be reported' line"
     want = [(m.group(1), "t_fault_line", "SIGSEGV", m.group(2))]
+    want += [(pid, "t_fault_line", sig, addr) for pid, sig, addr in re.findall(
+        r"^t_fault_line: child (\d+) must be reported as (SIG\w+) at addr=0x([0-9a-f]{8})$",
+        out, re.M)]
     if lines != want:
         return "fault lines %s, want exactly %s" % (lines, want)
     return None

@@ -9,7 +9,9 @@
  * handler, a page fault at KILLED_ADDR. The program checks what it can
  * see (the handlers ran, the child died of SIGSEGV); the console, which
  * only the harness sees, is checked by tests/run.py (CONSOLE_CHECKS):
- * exactly one fault line, the child's, with addr=KILLED_ADDR. */
+ * exactly one fault line per child that died, the first's with
+ * addr=KILLED_ADDR; two more children die of SIGILL (ud2) and SIGFPE (a
+ * division by zero), whose lines give the instruction's address. */
 #define T_PROG "t_fault_line"
 #include "t.h"
 #include "signal.h"
@@ -76,10 +78,59 @@ TEST(a_fault_that_kills_is_reported)
 	EXPECT_STATUS(st, SIGSEGV);
 }
 
+/* The undefined instruction and the division by zero that the children
+ * below die of, at known addresses: the line's addr is the eip for
+ * them (Linux's si_addr). */
+void t_ud2_at(void);
+void t_div_at(void);
+__asm__(".text\n"
+	".globl t_ud2_at\n"
+	"t_ud2_at: ud2\n"
+	".globl t_div_at\n"
+	"t_div_at: divl %ecx\n"              /* %ecx = 0: #DE */
+	"ret\n");
+
+static void die_of_ud2(void)
+{
+	((void (*)(void))t_ud2_at)();
+}
+
+static void die_of_div0(void)
+{
+	__asm__ volatile("xorl %%ecx, %%ecx\n\t"
+			 "movl $1, %%eax\n\t"
+			 "xorl %%edx, %%edx\n\t"
+			 "call t_div_at" ::: "eax", "ecx", "edx", "memory");
+}
+
+/* SIGILL and SIGFPE deaths get their line too, with their own names. */
+TEST(other_faults_that_kill_are_reported)
+{
+	static const struct { const char *name; int sig; void (*die)(void); void (*at)(void); }
+	k[] = { { "SIGILL", SIGILL, die_of_ud2, t_ud2_at },
+		{ "SIGFPE", SIGFPE, die_of_div0, t_div_at } };
+
+	for (unsigned i = 0; i < 2; i++) {
+		long pid = raw_fork();
+		int st = -1;
+
+		if (pid == 0) {
+			k[i].die();
+			raw_exit(0);
+		}
+		EXPECT(pid > 0, "fork: %ld", pid);
+		printf("t_fault_line: child %ld must be reported as %s at addr=0x%08x\n", pid,
+		       k[i].name, (unsigned)k[i].at);
+		EXPECT_EQ(raw_wait4((pid_t)pid, &st, 0, NULL), pid);
+		EXPECT_STATUS(st, k[i].sig);
+	}
+}
+
 int main(void)
 {
 	RUN(handled_page_fault_is_silent);
 	RUN(handled_breakpoint_is_silent);
 	RUN(a_fault_that_kills_is_reported);
+	RUN(other_faults_that_kill_are_reported);
 	return t_exit_code();
 }
