@@ -35,6 +35,9 @@ struct start_regs {
 	uint32_t cs, ds, es, fs, gs, ss;
 };
 struct start_regs abi_start_regs __attribute__((used));
+/* The x87 environment the kernel started us with (fnstenv: control word
+ * at 0, status word at 4, tag word at 8, 28 bytes in 32-bit mode). */
+uint32_t abi_start_fpenv[7] __attribute__((used));
 
 void _start(void);
 __asm__(
@@ -65,6 +68,7 @@ __asm__(
 	"	movl %eax, abi_start_regs+52\n"
 	"	movw %ss, %ax\n"
 	"	movl %eax, abi_start_regs+56\n"
+	"	fnstenv abi_start_fpenv\n"
 	"	jmp __crt0_start\n"
 	"	.size _start, . - _start\n");
 
@@ -227,6 +231,22 @@ TEST(auxv_linux_entries)
 	       (const char *)v);
 }
 
+/* abi.md section 10: a new process starts from fninit, with MXCSR
+ * 0x1f80 - pid 1 too, which the kernel starts its own way (init.c). */
+TEST(fpu_starts_from_fninit)
+{
+	uint32_t a = 1, b, c = 0, d, mxcsr = 0;
+
+	EXPECT_EQ(abi_start_fpenv[0] & 0xffff, 0x37f);  /* FCW: all masked, 64-bit */
+	EXPECT_EQ(abi_start_fpenv[1] & 0xffff, 0);      /* FSW */
+	EXPECT_EQ(abi_start_fpenv[2] & 0xffff, 0xffff); /* FTW: every register empty */
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	if (d & (1u << 25)) {                           /* SSE */
+		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+		EXPECT_EQ(mxcsr, 0x1f80);
+	}
+}
+
 TEST(auxv_random_16_bytes_on_the_stack)
 {
 	int n;
@@ -326,6 +346,7 @@ int main(void)
 	RUN(stack_argc_argv_envp_auxv_in_order);
 	RUN(auxv_values_by_their_numbers);
 	RUN(auxv_linux_entries);
+	RUN(fpu_starts_from_fninit);
 	RUN(auxv_random_16_bytes_on_the_stack);
 	RUN(esp_16_byte_aligned_as_linux);
 	RUN(stack_ends_at_0xc0000000);
