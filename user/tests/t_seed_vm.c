@@ -140,6 +140,59 @@ TEST(detached_wait4_echild_at_once_alive_or_gone)
 	thr_sleep_ms(20);                       /* its SIGUSR2 (the handler stays) */
 }
 
+/* A thread of the detached process below: it waits for the test's word,
+ * in a MAP_SHARED page, then exits. */
+static int wait_for_go(void *arg, const struct thr_regs *r)
+{
+	volatile int *go = arg;
+
+	(void)r;
+	go[1] = 1;                              /* started */
+	while (!*go)
+		thr_sleep_ms(5);
+	return 0;
+}
+
+/* abi.md section 4: a detached task that leads a group with live threads
+ * shows as a zombie in /proc/tasks until the group's last thread exits,
+ * and wait4 never returns it - here with no execve, the leader simply
+ * exiting first. */
+TEST(detached_leader_is_a_zombie_while_its_thread_lives)
+{
+	long r = raw_mmap2(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long base = ntasks();
+	volatile int *go;
+	char state = 0;
+	int st;
+
+	EXPECT(!RAW_IS_ERR(r), "mmap2: %ld", r);
+	go = (volatile int *)r;
+	long pid = raw_clone(CLONE_DETACHED | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (pid == 0) {
+		if (thr_clone(THR_THREAD_FLAGS, TOP(6), NULL, NULL, wait_for_go, (void *)go) <= 0)
+			raw_exit_group(1);
+		while (!go[1])
+			raw_sched_yield();
+		raw_exit(0);                    /* the leader alone */
+	}
+	EXPECT(pid > 1, "clone returned %ld", pid);
+	for (int i = 0; i < 2000 && (state = thr_task_state((int)pid)) != 'Z'; i++)
+		thr_sleep_ms(5);
+	EXPECT(state == 'Z', "the leader's state is %c, want Z while its thread lives",
+	       state ? state : '-');
+	EXPECT_EQ(raw_wait4((int)pid, &st, WNOHANG | __WALL, NULL), -ECHILD);
+	EXPECT_EQ(raw_wait4((int)pid, &st, WNOHANG, NULL), -ECHILD);
+	/* The thread (the seed's: no exit signal of its own, so a clone
+	 * child of ours, __WALL's) ends; then the whole group is gone. */
+	*go = 1;
+	for (int i = 0; i < 100 && raw_wait4(-1, &st, __WALL, NULL) > 0; i++)
+		;
+	EXPECT_EQ(settle_tasks(base), base);
+	EXPECT_EQ(thr_task_state((int)pid), 0);
+	EXPECT_EQ(raw_wait4((int)pid, &st, WNOHANG | __WALL, NULL), -ECHILD);
+	EXPECT_EQ(raw_munmap((void *)r, 4096), 0);
+}
+
 /* ---- CLONE_RELEASE_VM ---- */
 
 /* 0 if the child starts at newsp-4 (%ecx still holds newsp) on the
@@ -268,6 +321,8 @@ int main(void)
 	RUN(detached_sends_no_exit_signal);
 	thr_reap_leftovers();
 	RUN(detached_wait4_echild_at_once_alive_or_gone);
+	thr_reap_leftovers();
+	RUN(detached_leader_is_a_zombie_while_its_thread_lives);
 	thr_reap_leftovers();
 	RUN(erratum7_release_vm_word_is_newsp_minus_4);
 	thr_reap_leftovers();
