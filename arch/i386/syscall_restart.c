@@ -47,7 +47,7 @@ void syscall_restart_for_handler(struct trapframe *tf, bool sa_restart)
 	}
 }
 
-void syscall_restart_no_handler(struct trapframe *tf)
+void syscall_restart_slow(struct trapframe *tf)
 {
 	if (!in_syscall(tf))
 		return;

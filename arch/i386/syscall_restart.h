@@ -11,8 +11,8 @@
 #define ARCH_I386_SYSCALL_RESTART_H
 
 #include "lib/types.h"
-
-struct trapframe;
+#include "arch/i386/trapframe.h"
+#include "kernel/restart.h"
 
 /* A handler is about to run (do_signal, before its frame is built, so
  * that the frame saves the adjusted %eax and %eip): a restart code in
@@ -22,8 +22,15 @@ void syscall_restart_for_handler(struct trapframe *tf, bool sa_restart);
 
 /* Last on the way to user mode, when no handler was set up: any restart
  * code left in %eax backs the call up; ERESTART_RESTARTBLOCK makes it
- * restart_syscall (0). */
-void syscall_restart_no_handler(struct trapframe *tf);
+ * restart_syscall (0). Inline, because every system call's return
+ * passes here and almost none has a restart code: one compare (the
+ * four codes are -516..-512), then the work out of line. */
+void syscall_restart_slow(struct trapframe *tf);
+static inline void syscall_restart_no_handler(struct trapframe *tf)
+{
+	if (tf->eax + ERESTART_RESTARTBLOCK <= ERESTART_RESTARTBLOCK - ERESTARTSYS)
+		syscall_restart_slow(tf);
+}
 
 /* rt_sigreturn and sigreturn: the frame is no longer a system call's,
  * and current->restart_block is forgotten. */
