@@ -386,7 +386,22 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 
 	flags = spin_lock_irqsave(&sh->lock);
 	jobctl_prepare_signal_locked(t, sh, sig);
-	if (queue_signal_locked(sh, &sh->shared_pending, t, info)) {
+	if (sig == SIGKILL) {
+		/* Linux's complete_signal for a fatal signal: into every
+		 * thread's own set. sh->shared_pending is also a CLONE_SIGHAND
+		 * partner process's (signal.h): one could take the SIGKILL
+		 * meant for this group there, and a thread of ours that was
+		 * stopped would then find none and stay stopped for ever
+		 * (jobctl_stop_self; the fuzzer found it). Woken under the
+		 * lock: the order is sighand->lock, then a run-queue lock. */
+		struct task *o = g;
+		do {
+			if (o->sighand == sh && task_alive(o) &&
+			    queue_signal_locked(sh, &o->pending, o, info))
+				signal_wake(o);
+			o = list_entry(o->thread_group.next, struct task, thread_group);
+		} while (o != g);
+	} else if (queue_signal_locked(sh, &sh->shared_pending, t, info)) {
 		/* Linux's complete_signal: g itself if it can take the
 		 * signal, else the first thread of the group that can. If
 		 * none can, it waits, pending, until one unblocks it. */
