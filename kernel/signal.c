@@ -347,6 +347,11 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 	flags = spin_lock_irqsave(&sh->lock);
 	jobctl_prepare_signal_locked(t, sh, sig);
 	wake = queue_signal_locked(sh, &t->pending, t, info) && !(t->blocked & SIGMASK(sig));
+	/* A stopped thread wakes for SIGKILL whatever its group's stop
+	 * state says (jobctl_stop_self then sees the signal and lets go):
+	 * the fuzzer left a stopped task that a SIGKILL did not wake. */
+	if (sig == SIGKILL)
+		wake_up_stopped(t);
 	spin_unlock_irqrestore(&sh->lock, flags);
 	if (wake)
 		signal_wake(t);
@@ -396,9 +401,11 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 		 * lock: the order is sighand->lock, then a run-queue lock. */
 		struct task *o = g;
 		do {
-			if (o->sighand == sh && task_alive(o) &&
-			    queue_signal_locked(sh, &o->pending, o, info))
-				signal_wake(o);
+			if (o->sighand == sh && task_alive(o)) {
+				if (queue_signal_locked(sh, &o->pending, o, info))
+					signal_wake(o);
+				wake_up_stopped(o);     /* to die: jobctl_stop_self */
+			}
 			o = list_entry(o->thread_group.next, struct task, thread_group);
 		} while (o != g);
 	} else if (queue_signal_locked(sh, &sh->shared_pending, t, info)) {
