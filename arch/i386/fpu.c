@@ -54,14 +54,6 @@ static struct {
 /* The "interrupts off" of the rules above, where it is relied on. */
 #define ASSERT_IRQS_OFF() ASSERT(!(read_eflags() & EFLAGS_IF))
 
-static uint32_t cpuid_1_edx(void)
-{
-	uint32_t a = 1, b, c = 0, d;
-
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return d;
-}
-
 static int cpu_id(void)
 {
 	return current_thread_info()->cpu;

@@ -68,13 +68,6 @@ static uint64_t rdmsr(uint32_t msr)
 	return v;
 }
 
-static uint32_t cpuid_1_edx(void)
-{
-	uint32_t a = 1, b, c = 0, d;
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return d;
-}
-
 bool lapic_usable(void)
 {
 	uint32_t base;

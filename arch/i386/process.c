@@ -164,8 +164,5 @@ void flush_thread(void)
 
 uint32_t elf_hwcap(void)
 {
-	uint32_t a = 1, b, c = 0, d;
-
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return d;
+	return cpuid_1_edx();
 }

@@ -6,12 +6,6 @@
 
 #define CPUID_7_0_ECX_UMIP (1u << 2)    /* SDM Vol. 2A, CPUID leaf 07H */
 
-static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
-{
-	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
-			 : "a"(leaf), "c"(sub));
-}
-
 bool umip_init(void)
 {
 	uint32_t r[4];

@@ -5,6 +5,22 @@
 
 #include "lib/types.h"
 
+/* CPUID leaf, subleaf: r[] gets EAX, EBX, ECX, EDX (SDM Vol. 2A, CPUID). */
+static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(sub));
+}
+
+/* The feature bits of leaf 1 in EDX: FPU, APIC, FXSR, SSE ... */
+static inline uint32_t cpuid_1_edx(void)
+{
+	uint32_t r[4];
+
+	cpuid(1, 0, r);
+	return r[3];
+}
+
 static inline uint8_t inb(uint16_t port)
 {
 	uint8_t v;
