@@ -2,6 +2,9 @@
 #
 #   make              build/kernel.elf and build/initrd.cpio
 #   make run          boot in QEMU, serial console on this terminal (Ctrl-a x quits)
+#   make seed         build/seed/kernel.elf: the seed kernel, the core alone
+#                     without the Linux layer (compat/linux/), and its size;
+#                     make run-seed boots it (docs/architecture.md)
 #   make check        every test: host unit tests, in-guest tests under QEMU
 #                     at -smp 1, 2, 4 and 8, the GRUB ISO, Bochs, GDB, the docs
 #   make test T=NAME  the tests with that exact name or glob (T='smp*/t_fork')
@@ -88,18 +91,36 @@ KLDFLAGS := -m elf_i386 -T linker.ld --build-id=none -z noexecstack \
 # silently answers with the 64-bit one (machine.md).
 LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 
-KERNEL_SRCS := $(wildcard boot/*.S boot/*.c arch/i386/*.c arch/i386/*.S \
-	kernel/*.c kernel/fs/*.c kernel/mm/*.c lib/*.c tests/guest/*.c)
-KERNEL_OBJS := $(patsubst %,$(B)/k/%.o,$(basename $(KERNEL_SRCS)))
+# The three kernels (docs/architecture.md):
+#   $(KERNEL)       the full kernel: the core and the Linux layer
+#                   (compat/linux/), what make run boots;
+#   $(SEED_KERNEL)  the seed kernel: the core alone (make seed), built from
+#                   the same sources without CONFIG_LINUX, its objects and
+#                   their .d files under $(B)/seed/;
+#   $(TEST_KERNEL)  the full kernel with the in-kernel test groups
+#                   (tests/guest/) linked in: what make check boots for
+#                   ktest=GROUP. The other two carry no test code.
+# The tracer (kernel/trace.h) is the full kernel's alone.
+TRACE_SRCS := kernel/trace.c arch/i386/trace_arch.c
+CORE_SRCS := $(filter-out $(TRACE_SRCS),$(wildcard boot/*.S boot/*.c arch/i386/*.c \
+	arch/i386/*.S kernel/*.c kernel/mm/*.c lib/*.c))
+LINUX_SRCS := $(wildcard compat/linux/*.c compat/linux/fs/*.c compat/linux/i386/*.c compat/linux/i386/*.S)
+KTEST_SRCS := $(wildcard tests/guest/*.c)
+objs_of = $(patsubst %,$(1)/%.o,$(basename $(2)))
 # boot/entry.S must come first so the multiboot header is near the start.
-KERNEL_OBJS := $(B)/k/boot/entry.o $(filter-out $(B)/k/boot/entry.o,$(KERNEL_OBJS))
+first_entry = $(1)/boot/entry.o $(filter-out $(1)/boot/entry.o,$(2))
+KERNEL_OBJS := $(call first_entry,$(B)/k,$(call objs_of,$(B)/k,$(CORE_SRCS) $(TRACE_SRCS) $(LINUX_SRCS)))
+KTEST_OBJS := $(call objs_of,$(B)/k,$(KTEST_SRCS))
+SEED_OBJS := $(call first_entry,$(B)/seed,$(call objs_of,$(B)/seed,$(CORE_SRCS)))
 
 KERNEL := $(B)/kernel.elf
+SEED_KERNEL := $(B)/seed/kernel.elf
+TEST_KERNEL := $(B)/kernel-test.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
-	fuzz stress exhaust trace lab grade
+.PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
+	fuzz stress exhaust trace lab grade seed
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -109,8 +130,12 @@ deps: deps-build
 deps-%:
 	@tools/deps.sh $*
 
-# ---- the kernel ----
-# Objects depend on the flags too: build/kflags changes only when they do.
+# ---- the kernels ----
+# The Linux layer is in when CONFIG_LINUX is defined (kernel/linux_hooks.h
+# is the one place the core looks at it); the tracer (kernel/trace.h) is
+# the full kernel's too.
+FULL_DEFS := -DCONFIG_LINUX -DCONFIG_TRACE
+# Objects depend on the flags too: $(B)/kflags changes only when they do.
 $(B)/kflags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(KCFLAGS) $(KASFLAGS)' | cmp -s - $@ || echo '$(KCFLAGS) $(KASFLAGS)' > $@
@@ -119,34 +144,54 @@ FORCE:
 $(B)/k/%.o: %.c $(B)/kflags | deps
 	@mkdir -p $(@D)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(KCFLAGS) $(FULL_DEFS) -MMD -MP -c -o $@ $<
 
 $(B)/k/%.o: %.S $(B)/kflags | deps
 	@mkdir -p $(@D)
 	$(call say,AS,$<)
+	$(Q)$(CC) $(KASFLAGS) $(FULL_DEFS) -MMD -MP -c -o $@ $<
+
+$(B)/seed/%.o: %.c $(B)/kflags | deps
+	@mkdir -p $(@D)
+	$(call say,CC,seed/$<)
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/seed/%.o: %.S $(B)/kflags | deps
+	@mkdir -p $(@D)
+	$(call say,AS,seed/$<)
 	$(Q)$(CC) $(KASFLAGS) -MMD -MP -c -o $@ $<
 
 # Two links (kernel/ksyms.h): the first with an empty symbol table, whose
 # function symbols become the table of the second. .ksyms follows all code,
 # so the functions do not move; the cmp proves it on every build.
-$(B)/ksyms0.S: tools/mksyms.sh
-	@mkdir -p $(@D)
-	$(Q)tools/mksyms.sh > $@
-$(B)/ksyms.S: $(B)/kernel.pass1.elf tools/mksyms.sh
-	$(call say,KSYMS,$@)
-	$(Q)tools/mksyms.sh $< > $@
+# $(call kernel_image,OUT,OBJECTS) makes OUT from OBJECTS that way.
+define kernel_image
+$(1:.elf=.ksyms0.S): tools/mksyms.sh
+	@mkdir -p $$(@D)
+	$$(Q)tools/mksyms.sh > $$@
+$(1:.elf=.pass1.elf): $(2) $(1:.elf=.ksyms0.o) linker.ld
+	$$(call say,LD,$$@)
+	$$(Q)$$(LD) $$(KLDFLAGS) -o $$@ $(2) $(1:.elf=.ksyms0.o) $$(LIBGCC)
+$(1:.elf=.ksyms.S): $(1:.elf=.pass1.elf) tools/mksyms.sh
+	$$(call say,KSYMS,$$@)
+	$$(Q)tools/mksyms.sh $$< > $$@
+$(1): $(2) $(1:.elf=.ksyms.o) linker.ld
+	$$(call say,LD,$$@)
+	$$(Q)$$(LD) $$(KLDFLAGS) -o $$@ $(2) $(1:.elf=.ksyms.o) $$(LIBGCC)
+	@tools/mksyms.sh $$@ | cmp -s - $(1:.elf=.ksyms.S) || \
+		{ echo "ksyms: functions moved between the two links" >&2; rm -f $$@; exit 1; }
+endef
 $(B)/%.o: $(B)/%.S
 	$(Q)$(CC) $(KASFLAGS) -c -o $@ $<
+$(eval $(call kernel_image,$(KERNEL),$(KERNEL_OBJS)))
+$(eval $(call kernel_image,$(TEST_KERNEL),$(KERNEL_OBJS) $(KTEST_OBJS)))
+$(eval $(call kernel_image,$(SEED_KERNEL),$(SEED_OBJS)))
 
-$(B)/kernel.pass1.elf: $(KERNEL_OBJS) $(B)/ksyms0.o linker.ld
-	$(call say,LD,$@)
-	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(B)/ksyms0.o $(LIBGCC)
-
-$(KERNEL): $(KERNEL_OBJS) $(B)/ksyms.o linker.ld
-	$(call say,LD,$@)
-	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS) $(B)/ksyms.o $(LIBGCC)
-	@tools/mksyms.sh $@ | cmp -s - $(B)/ksyms.S || \
-		{ echo "ksyms: functions moved between the two links" >&2; rm -f $@; exit 1; }
+# make seed: the seed kernel, and its size: the code lines (not blank, not
+# comment) of every source its objects' .d files name, held to the limit
+# in tools/seed_size.py (make check fails above it).
+seed: $(SEED_KERNEL) $(INITRD)
+	@python3 tools/seed_size.py $(B)/seed
 
 # ---- the initrd: user/root/ as it is, with fixed owners and times so the
 # archive is byte-identical from build to build ----
@@ -181,9 +226,11 @@ INIT ?=
 EXTRA ?=
 comma := ,
 RUN_MODULES = $(foreach p,$(INIT) $(EXTRA),$(comma)$(subst $(comma),$(comma)$(comma),$(p) /bin/$(notdir $(p))))
+# make run-seed: the same with the seed kernel (make seed), the core alone.
+RUN_KERNEL ?= $(KERNEL)
 QEMU_COMMON = -m $(QEMU_MEM) -smp $(SMP) -display none -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	-kernel $(KERNEL) -initrd "$(INITRD)$(RUN_MODULES)" \
+	-kernel $(RUN_KERNEL) -initrd "$(INITRD)$(RUN_MODULES)" \
 	-append "$(if $(INIT),init=/bin/$(notdir $(INIT)) )$(APPEND)"
 
 # isa-debug-exit makes QEMU's own exit status (status << 1) | 1; a
@@ -191,13 +238,16 @@ QEMU_COMMON = -m $(QEMU_MEM) -smp $(SMP) -display none -no-reboot \
 # (`make run < script`, `make run < /dev/null`) it goes to the console
 # followed by Ctrl-D (\004), so the shell sees the end of its input and
 # the machine powers off.
-run: all | deps-run
+run: all $(RUN_KERNEL) | deps-run
 	@for p in $(INIT) $(EXTRA); do [ -f "$$p" ] || \
 		{ echo "run: no program $$p (tools/spindle-cc -o $$p $$p.c builds one)" >&2; exit 1; }; done
 	@echo "*** Spindle in QEMU: the serial console is this terminal; Ctrl-a x quits QEMU ***"
 	@if [ -t 0 ]; then $(QEMU) $(QEMU_COMMON) -serial mon:stdio; \
 	else { cat; printf '\004'; } | $(QEMU) $(QEMU_COMMON) -serial stdio; fi; rc=$$?; \
 		if [ $$rc -eq 1 ]; then exit 0; fi; echo "(QEMU exit status $$rc)"
+
+run-seed: $(SEED_KERNEL) | deps-run
+	@$(MAKE) --no-print-directory run RUN_KERNEL=$(SEED_KERNEL)
 
 # A free TCP port for this user (machines are shared: never the fixed 1234).
 GDBPORT = $(shell python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -250,17 +300,17 @@ include web/Makefile.inc
 include user/linux/Makefile.inc
 include tests/busybox/Makefile.inc
 
-# The ISO the loader tests boot: the same kernel, with ktest=boot.
+# The ISO the loader tests boot: the test kernel, with ktest=boot.
 TEST_ISO := $(B)/spindle-test.iso
-$(TEST_ISO): $(KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
+$(TEST_ISO): $(TEST_KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
 	$(call say,ISO,$@)
-	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) ktest=boot
+	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(TEST_KERNEL) $(INITRD) ktest=boot
 
 # And one for the SMP group under Bochs with two CPUs.
 TEST_ISO_SMP := $(B)/spindle-test-smp.iso
-$(TEST_ISO_SMP): $(KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
+$(TEST_ISO_SMP): $(TEST_KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
 	$(call say,ISO,$@)
-	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) "ktest=smp expect_cpus=2"
+	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(TEST_KERNEL) $(INITRD) "ktest=smp expect_cpus=2"
 
 # And one with the FPU fault test as init: Bochs raises the SSE exceptions
 # (#XM) that QEMU's TCG does not (user/tests/t_fpu_fault.c).
@@ -269,15 +319,23 @@ $(TEST_ISO_FPU): $(KERNEL) $(INITRD) boot/grub.cfg | deps
 	$(call say,ISO,$@)
 	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(KERNEL) $(INITRD) "init=/tests/t_fpu_fault"
 
+# The seed kernel through GRUB (make check's grub/seed_iso_shell and
+# bochs/seed_shell): the core alone, the same initrd.
+SEED_ISO := $(B)/seed/spindle-seed.iso
+$(SEED_ISO): $(SEED_KERNEL) $(INITRD) boot/grub.cfg | deps deps-iso
+	$(call say,ISO,$@)
+	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(SEED_KERNEL) $(INITRD) ""
+
 # make check: everything. make test T="NAME ...": the tests with those
 # exact names or shell globs (T=smp1/t_clone, T='smp*/t_fork', T='gdb/*',
 # T=smp1/t_clone.files_shared). Without grub-mkrescue there is no ISO, and
 # the GRUB and Bochs tests print SKIP lines. The page of make web is built
 # too; if it cannot be, its tests say why in their FAIL lines.
-CHECK_PREREQS := all unit-tests $(DEBUG_KERNEL)
+CHECK_PREREQS := all unit-tests $(DEBUG_KERNEL) $(TEST_KERNEL) $(SEED_KERNEL)
 define build_isos
 	@if command -v grub-mkrescue >/dev/null 2>&1; then \
-		$(MAKE) --no-print-directory $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) $(TEST_ISO_FPU); \
+		$(MAKE) --no-print-directory $(ISO) $(TEST_ISO) $(TEST_ISO_SMP) $(TEST_ISO_FPU) \
+			$(SEED_ISO); \
 	else echo "make: no grub-mkrescue, so no ISO: the GRUB and Bochs tests SKIP"; fi
 endef
 check: $(CHECK_PREREQS) | deps-check
@@ -342,4 +400,4 @@ grade: all unit-tests | deps-run
 clean:
 	rm -rf $(B) .gdbinit
 
--include $(shell find $(B)/k -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/k $(B)/seed -name '*.d' 2>/dev/null)

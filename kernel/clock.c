@@ -1,6 +1,6 @@
 /* kernel/clock.c - the tick counter and the TSC clock (clock.h). */
 #include "kernel/clock.h"
-#include "kernel/loadavg.h"
+#include "kernel/linux_hooks.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
 #include "arch/i386/cpu.h"
@@ -24,7 +24,7 @@ void clock_tick(void)
 	if (cpu == 0) {
 		ticks++;
 		timers_run();
-		loadavg_tick();
+		linux_tick();           /* the load average */
 	}
 	sched_tick();
 }

@@ -1,41 +1,37 @@
-/* kernel/clone_flags.h - clone's flag bits, per personality.
+/* kernel/clone_flags.h - clone's arguments, as do_clone takes them.
  *
- * clone(2) is where the seed's ABI and final Linux's differ most: the same
- * bit means different things (abi.md sections 4 and 9). The system call
- * first translates the caller's bits, through its personality's table
- * (kernel/clone_flags.c), into what the kernel is asked to do: CL_* bits,
- * which do_clone (kernel/fork.c) acts on whatever the personality. */
+ * The kernel's own language for clone is the seed's (abi.md section 4):
+ * CSIGNAL and CLONE_VM .. CLONE_THREAD, and the four flags of August
+ * 2002 (lib/abi.h). A seed program's bits are taken as they are
+ * (clone_args_from_seed, kernel/fork.c); a Linux program's go through the
+ * Linux layer's table first (compat/linux/clone.c), where some bits mean
+ * something else. */
 #ifndef KERNEL_CLONE_FLAGS_H
 #define KERNEL_CLONE_FLAGS_H
 
 #include "lib/types.h"
+#include "lib/abi.h"
 
-/* What a clone asks for, in the kernel's own terms. */
-#define CL_VM             (1u << 0)  /* share the address space */
-#define CL_FS             (1u << 1)  /* share cwd/umask */
-#define CL_FILES          (1u << 2)  /* share the fd table */
-#define CL_SIGHAND        (1u << 3)  /* share the handlers (needs CL_VM) */
-#define CL_THREAD         (1u << 4)  /* same group (needs CL_SIGHAND) */
-#define CL_SETTLS         (1u << 5)  /* *tls becomes a TLS slot */
-#define CL_PARENT_SETTID  (1u << 6)  /* TID to *ptid, parent's memory, before return */
-#define CL_CHILD_SETTID   (1u << 7)  /* TID to *ctid, child's memory */
-#define CL_CHILD_CLEARTID (1u << 8)  /* 0 to *ctid + FUTEX_WAKE at mm release */
-#define CL_DETACHED       (1u << 9)  /* no exit signal: reaps itself */
-#define CL_RELEASE_VM     (1u << 10) /* stack at newsp-4; 0 there at mm release */
-#define CL_VFORK          (1u << 11) /* parent sleeps until exec or exit */
-#define CL_PARENT         (1u << 12) /* child of the caller's parent */
+/* Every flag the seed's clone takes besides CSIGNAL. */
+#define SEED_CLONE_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
+			  CLONE_THREAD | CLONE_SETTLS | CLONE_SETTID | \
+			  CLONE_DETACHED | CLONE_RELEASE_VM)
 
 /* clone's arguments once translated. */
 struct clone_args {
-	uint32_t flags;         /* CL_* */
-	int exit_signal;        /* CSIGNAL, or -1: none (CL_DETACHED) */
+	uint32_t flags;         /* SEED_CLONE_FLAGS bits */
+	int exit_signal;        /* CSIGNAL, or -1: none (CLONE_DETACHED) */
 	uint32_t newsp;         /* the child's %esp */
 	uint32_t ptid, tls, ctid;
+	/* What only a Linux program asks for (compat/linux/clone.c, LCL_*);
+	 * 0 from the core, which never looks at it. */
+	uint32_t linux_flags;
 };
 
-/* Translates the caller's clone flags (CSIGNAL included) into *a under
- * the given personality: 0, or -EINVAL for a bit that personality does
- * not know (or a signal number out of range). */
-int clone_translate(int personality, uint32_t uflags, struct clone_args *a);
+/* A seed program's clone bits into *a: 0, or -EINVAL for a bit the seed
+ * does not have (or a CSIGNAL that is no signal). */
+int clone_args_from_seed(uint32_t uflags, struct clone_args *a);
+/* Makes the child (kernel/fork.c): its tid, or -errno. */
+long do_clone(const struct clone_args *a);
 
 #endif

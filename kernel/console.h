@@ -18,8 +18,19 @@ int console_getc(void);             /* blocks; -1 never (no EOF on a UART) */
 int console_trygetc(void);          /* -1 when nothing is buffered */
 void console_flush(void);           /* wait until the UART has sent it all */
 /* hook() runs in the COM1 interrupt after new bytes were buffered; it may
- * drain them with console_trygetc (kernel/tty.c does, for processes). */
+ * drain them with console_trygetc (the console file does, for processes). */
 void console_set_rx_hook(void (*hook)(void));
+
+/* The console as an open file of the seed kernel (kernel/console_file.c):
+ * lines edited as typed, written whole. */
+struct file;
+struct user_iovec;
+struct file *console_file_new(void);
+/* writev to the console: the user's vectors gathered a chunk at a time,
+ * each chunk handed to out (which takes the console lock); the bytes
+ * written or -EFAULT. The Linux layer's terminal writes through it too. */
+long console_writev_with(const struct user_iovec *iov, int nr,
+			 void (*out)(const char *s, size_t n));
 
 /* Serialises whole kprintf calls (and panic output) across CPUs. */
 void console_lock(void);

@@ -47,4 +47,8 @@ struct elf32_note {
 #define NT_GNU_ABI_TAG 1
 #define ELF_NOTE_OS_LINUX 0
 
+/* Do the len bytes of one PT_NOTE segment's contents hold the GNU ABI
+ * tag with OS Linux (kernel/elf_note.c)? Malformed notes say no. */
+bool elf_notes_say_linux(const uint8_t *notes, uint32_t len);
+
 #endif

@@ -9,13 +9,12 @@
  * CLONE_RELEASE_VM word, user-vm-unlock-A2), its TLS descriptors and its
  * signal handlers, and its registers are set to the program's start. */
 #include "kernel/exec.h"
-#include "kernel/cputime.h"
 #include "kernel/elf.h"
 #include "kernel/exit.h"
 #include "kernel/file.h"
-#include "kernel/fs/vfs.h"
+#include "kernel/linux_hooks.h"
 #include "kernel/panic.h"
-#include "kernel/personality.h"
+#include "kernel/printf.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
@@ -29,19 +28,19 @@
 #include "arch/i386/timex.h"
 #include "lib/string.h"
 
-/* The program file: its inode, and what check_elf read of it. */
+/* The program file, and what check_elf read of it. */
 struct image {
-	struct inode *inode;
-	uint32_t size;
+	struct file *file;
 	struct elf32_ehdr eh;
 	struct elf32_phdr *ph;      /* kmalloc'd */
 	char *page;                 /* a page to copy segments through */
 };
 
-/* Exactly n bytes of the file at off, or -ENOEXEC (it is shorter). */
+/* Exactly n bytes of the file at off, or -ENOEXEC (it is shorter): what
+ * a header promises beyond the file's end is caught here. */
 static int image_read(struct image *img, void *buf, size_t n, uint32_t off)
 {
-	long got = inode_read_kernel(img->inode, buf, n, off);
+	long got = kernel_read_at(img->file, buf, n, off);
 
 	return got == (long)n ? 0 : got < 0 ? (int)got : -ENOEXEC;
 }
@@ -101,8 +100,7 @@ static int check_elf(struct image *f, const struct elf32_ehdr **eh,
 	uint32_t phsize;
 	int err;
 
-	if (f->size < sizeof(*e) || image_read(f, &f->eh, sizeof(f->eh), 0) < 0 ||
-	    memcmp(e->e_ident, ELFMAG, 4) != 0)
+	if (image_read(f, &f->eh, sizeof(f->eh), 0) < 0 || memcmp(e->e_ident, ELFMAG, 4) != 0)
 		return -ENOEXEC;
 	if (e->e_ident[EI_CLASS] != ELFCLASS32 || e->e_ident[EI_DATA] != ELFDATA2LSB ||
 	    e->e_type != ET_EXEC || e->e_machine != EM_386 ||
@@ -110,7 +108,7 @@ static int check_elf(struct image *f, const struct elf32_ehdr **eh,
 	    e->e_phnum > 64)
 		return -ENOEXEC;
 	phsize = (uint32_t)e->e_phnum * sizeof(struct elf32_phdr);
-	if (e->e_phoff > f->size || phsize > f->size - e->e_phoff || (e->e_phoff & 3))
+	if (e->e_phoff & 3)
 		return -ENOEXEC;
 	if (!(f->ph = kmalloc(phsize)))
 		return -ENOMEM;
@@ -146,8 +144,7 @@ static int load_segment(struct mm *mm, struct image *f,
 	uint32_t start = page_down(p->p_vaddr), end, prot = elf_prot(p->p_flags);
 	int err;
 
-	if (p->p_filesz > p->p_memsz || p->p_offset > f->size ||
-	    p->p_filesz > f->size - p->p_offset || p->p_memsz == 0 ||
+	if (p->p_filesz > p->p_memsz || p->p_memsz == 0 ||
 	    p->p_vaddr < USER_BASE || p->p_vaddr >= USER_STACK_TOP - USER_STACK_SIZE ||
 	    p->p_memsz > USER_STACK_TOP - USER_STACK_SIZE - p->p_vaddr)
 		return -ENOEXEC;
@@ -171,20 +168,6 @@ static int load_segment(struct mm *mm, struct image *f,
 			return err;
 	}
 	return 0;
-}
-
-/* The stack area's size: the caller's RLIMIT_STACK (Linux lets the stack
- * grow to it; Spindle maps it whole at execve), at least EXEC_STACK_MIN
- * so that the arguments fit, at most USER_STACK_SIZE, the room the
- * layout leaves below USER_STACK_TOP. */
-static uint32_t stack_size(void)
-{
-	unsigned long lim = current->rlim[RLIMIT_STACK].rlim_cur;
-
-	if (lim >= USER_STACK_SIZE)
-		return USER_STACK_SIZE;
-	lim = (lim + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1);
-	return lim < EXEC_STACK_MIN ? EXEC_STACK_MIN : (uint32_t)lim;
 }
 
 /* The initial stack (abi.md section 2, as Linux's create_elf_tables):
@@ -264,24 +247,24 @@ static uint32_t phdr_address(const struct elf32_ehdr *e, const struct elf32_phdr
 	return 0;
 }
 
-/* The personality the file's notes give it (abi.md section 9): each
- * PT_NOTE segment of at most a page is read into f->page and looked at
- * (kernel/personality.c); an unreadable or bigger one says nothing. */
-static enum personality image_personality(struct image *f, const struct elf32_ehdr *e,
-					  const struct elf32_phdr *ph)
+/* Is it a Linux program (abi.md section 9)? Each PT_NOTE segment of at
+ * most a page is read into f->page and looked at for the GNU ABI note
+ * (kernel/elf_note.c); an unreadable or bigger one says nothing. */
+static bool image_is_linux(struct image *f, const struct elf32_ehdr *e,
+			   const struct elf32_phdr *ph)
 {
 	for (int i = 0; i < e->e_phnum; i++)
 		if (ph[i].p_type == PT_NOTE && ph[i].p_filesz <= PAGE_SIZE &&
 		    image_read(f, f->page, ph[i].p_filesz, ph[i].p_offset) == 0 &&
 		    elf_notes_say_linux((const uint8_t *)f->page, ph[i].p_filesz))
-			return PERSONALITY_LINUX;
-	return PERSONALITY_SEED;
+			return true;
+	return false;
 }
 
-/* Builds the new address space; 0 and *mmp, *entry, *sp, *pers, or
+/* Builds the new address space; 0 and *mmp, *entry, *sp, *is_linux, or
  * -errno. */
 static int build_mm(struct image *f, const struct strtab *s,
-		    struct mm **mmp, uint32_t *entry, uint32_t *sp, enum personality *pers)
+		    struct mm **mmp, uint32_t *entry, uint32_t *sp, bool *is_linux)
 {
 	const struct elf32_ehdr *e;
 	const struct elf32_phdr *ph;
@@ -289,9 +272,17 @@ static int build_mm(struct image *f, const struct strtab *s,
 	uint32_t prev_end = 0;
 	int err;
 
+	uint32_t stack;
+
 	if ((err = check_elf(f, &e, &ph)) < 0)
 		return err;
-	*pers = image_personality(f, e, ph);
+	/* The seed kernel has no Linux layer to run it: a clear refusal,
+	 * as Linux gives a binary no handler knows (abi.md section 9). */
+	if ((*is_linux = image_is_linux(f, e, ph)) && !linux_layer_present()) {
+		kprintf("execve: %s is a Linux program (GNU ABI note): this kernel has "
+			"no Linux layer\n", s->buf + s->execfn);
+		return -ENOEXEC;
+	}
 	if (!(mm = mm_create()))
 		return -ENOMEM;
 	for (int i = 0; i < e->e_phnum; i++) {
@@ -304,8 +295,9 @@ static int build_mm(struct image *f, const struct strtab *s,
 	if (prev_end == 0 || e->e_entry < USER_BASE || e->e_entry >= prev_end)
 		goto fail;
 	mm->brk_start = mm->brk = prev_end;
-	err = vm_add_area(mm, USER_STACK_TOP - stack_size(), stack_size(),
-			  PROT_READ | PROT_WRITE, VMA_STACK);
+	/* USER_STACK_SIZE, or the caller's RLIMIT_STACK with the layer. */
+	stack = linux_exec_stack_size(USER_STACK_SIZE);
+	err = vm_add_area(mm, USER_STACK_TOP - stack, stack, PROT_READ | PROT_WRITE, VMA_STACK);
 	if (err < 0 || (err = build_stack(mm, s, e, phdr_address(e, ph), sp)) < 0)
 		goto fail;
 	*mmp = mm;
@@ -361,12 +353,12 @@ static void take_over_leader_locked(struct task *t, struct task *leader)
 	 * execution domain"); Spindle keeps a process's exit signal across
 	 * execve, so the process keeps the one it had: the leader's. */
 	t->exit_signal = leader->exit_signal;
-	itimer_move_locked(leader, t);  /* the process's alarm goes on */
-	cputime_move_locked(leader, t); /* and its CPU-time books */
 	t->group_leader = t;
 	leader->group_leader = t;
 	leader->state = TASK_DEAD;      /* EXIT_DEAD: no wait4 can take it */
-	cputime_unlink_locked(leader);  /* its own time: ours now */
+	/* The Linux layer's: the process's alarm goes on, and its CPU-time
+	 * books (the leader's own time is ours now: t leads the group). */
+	linux_exec_take_over_locked(leader, t);
 	release_task_unlink_locked(leader);
 }
 
@@ -439,17 +431,14 @@ static int de_thread(void)
 }
 
 /* The point of no return: current becomes the new program. */
-static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_t sp,
-			struct exe_link *exe)
+static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_t sp)
 {
 	struct task *t = current;
 	struct mm *old = t->mm;
-	struct exe_link *old_exe;
 	const char *base = strrchr(path, '/');
-	uint32_t flags;
 
 	if (old)
-		release_user_vm_lock(t);    /* CLONE_RELEASE_VM: "by execve" */
+		mm_release(t);          /* CLONE_RELEASE_VM: "by execve" */
 	t->mm = mm;
 	switch_mm(old, mm);
 	if (old)
@@ -457,69 +446,10 @@ static void commit_exec(const char *path, struct mm *mm, uint32_t entry, uint32_
 	/* No TLS descriptor nor FPU state survives exec (process.h). */
 	flush_thread();
 	(void)signals_exec_reset(t);     /* cannot fail: already unshared */
-	t->sas_ss_sp = t->sas_ss_size = 0;      /* execve drops the sigaltstack */
 	strlcpy(t->comm, base ? base + 1 : path, sizeof(t->comm));
-	/* /proc/PID/exe readers look under tasklist_lock. */
-	flags = spin_lock_irqsave(&tasklist_lock);
-	old_exe = t->exe;
-	t->exe = exe;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	exe_link_put(old_exe);
 	if (t->files)
 		files_close_on_exec(t->files);  /* O_CLOEXEC, FD_CLOEXEC */
 	start_user_frame(t->tf, entry, sp);
-}
-
-/* The absolute path /proc/PID/exe shows: path if absolute, else the cwd
- * and path. NULL if out of memory or the cwd is gone. */
-static struct exe_link *make_exe_link(struct inode *inode, const char *path)
-{
-	struct exe_link *e = NULL;
-	struct inode *cwd;
-	char *buf;
-	long n;
-
-	if (path[0] == '/' || !current->fs)
-		return exe_link_new(inode, path);
-	if (!(buf = kmalloc(PATH_MAX)))
-		return NULL;
-	cwd = fs_cwd(current->fs);
-	n = dir_path(cwd, buf, PATH_MAX);
-	inode_put(cwd);
-	if (n >= 0 && (size_t)n + 1 + strlen(path) < PATH_MAX) {
-		if (n > 1)
-			buf[n++] = '/';
-		memcpy(buf + n, path, strlen(path) + 1);
-		e = exe_link_new(inode, buf);
-	} else if (n < 0) {
-		e = exe_link_new(inode, path);
-	}
-	kfree(buf);
-	return e;
-}
-
-/* Finds the program: a regular file with an execute bit (-EACCES, as
- * Linux's may_open with MAY_EXEC: root needs one x bit too). */
-static int find_program(const char *path, struct image *img)
-{
-	struct inode *start, *i;
-	long err;
-
-	if (!*path)
-		return -ENOENT;
-	if ((err = lookup_start(AT_FDCWD, &start)) < 0)
-		return (int)err;
-	err = path_walk(start, path, LOOKUP_FOLLOW, &i);
-	inode_put(start);
-	if (err < 0)
-		return (int)err;
-	if (!S_ISREG(i->mode) || !(i->mode & 0111)) {
-		inode_put(i);
-		return -EACCES;
-	}
-	img->inode = i;
-	img->size = i->size > 0xffffffffu ? 0xffffffffu : (uint32_t)i->size;
-	return 0;
 }
 
 static int exec_strtab(const char *path, struct strtab *s)
@@ -527,9 +457,9 @@ static int exec_strtab(const char *path, struct strtab *s)
 	struct image img = { 0 };
 	struct exe_link *exe = NULL;
 	struct mm *mm = NULL;
-	enum personality pers = PERSONALITY_SEED;
-	uint32_t entry, sp;
-	int err;
+	bool is_linux = false;
+	uint32_t entry = 0, sp = 0;
+	long err;
 
 	/* AT_EXECFN's and AT_PLATFORM's strings go after the others, and
 	 * count against the same limit (Linux copies the path first). */
@@ -539,18 +469,21 @@ static int exec_strtab(const char *path, struct strtab *s)
 	s->platform = s->used;
 	if ((err = strtab_add_kernel(s, ELF_PLATFORM)) < 0)
 		return err;
-	if ((err = find_program(path, &img)) < 0)
-		return err;
-	if (!(img.page = kmalloc(PAGE_SIZE)) || !(exe = make_exe_link(img.inode, path)))
-		err = -ENOMEM;
+	if (!*path)
+		return -ENOENT;
+	if (!(img.file = file_open_exec(path, &err)))
+		return (int)err;
+	/* The Linux layer's /proc/PID/exe link, made while it can fail. */
+	if (!(img.page = kmalloc(PAGE_SIZE)) || (err = linux_exec_prepare(path, img.file, &exe)) < 0)
+		err = err < 0 ? err : -ENOMEM;
 	else
-		err = build_mm(&img, s, &mm, &entry, &sp, &pers);
+		err = build_mm(&img, s, &mm, &entry, &sp, &is_linux);
 	kfree(img.page);
 	kfree(img.ph);
-	inode_put(img.inode);
+	file_put(img.file);
 	if (err < 0) {
-		exe_link_put(exe);
-		return err;
+		linux_exec_abandon(exe);
+		return (int)err;
 	}
 	/* Linux's flush_old_exec order: de_thread first, then a handler
 	 * table of our own, unshared only after the threads are gone, so
@@ -561,13 +494,14 @@ static int exec_strtab(const char *path, struct strtab *s)
 	if ((err = de_thread()) < 0 || (err = sighand_unshare(current)) < 0 ||
 	    (err = files_unshare(current)) < 0) {
 		mm_put(mm);
-		exe_link_put(exe);
-		return err;
+		linux_exec_abandon(exe);
+		return (int)err;
 	}
-	commit_exec(path, mm, entry, sp, exe);
-	/* abi.md section 9: the GNU ABI note makes it a Linux program. The
-	 * group is this one task now (de_thread), so the whole group's. */
-	current->personality = pers;
+	commit_exec(path, mm, entry, sp);
+	/* The layer's: the personality (abi.md section 9: the GNU ABI note
+	 * makes it a Linux program; the group is this one task now,
+	 * de_thread), the exe link, no alternate signal stack. */
+	linux_exec_commit(current, is_linux, exe);
 	return 0;
 }
 

@@ -17,18 +17,17 @@
  * detached thread, and the leader becomes a zombie that nobody is told
  * about; execve releases it and takes over its pid. */
 #include "kernel/exit.h"
-#include "kernel/cputime.h"
 #include "kernel/file.h"
-#include "kernel/futex.h"
+#include "kernel/linux_hooks.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
+#include "kernel/task_cache.h"
 #include "kernel/trace.h"
 #include "arch/i386/fpu.h"
-#include "kernel/fs/vfs.h"
 #include "kernel/wait.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/cpu.h"
@@ -37,114 +36,18 @@
 #include "arch/i386/power.h"
 #include "arch/i386/uaccess.h"
 
-/* The per-CPU task cache (clone-detached-A1's task_cache[NR_CPUS]). */
-static struct task *task_cache[NR_CPUS];
-
-/* Its counters, per CPU like the cache itself: each is written only by
- * its own CPU with interrupts off, so no lock and no shared cache line on
- * the exit path. 32-bit words, so a reader on another CPU never sees half
- * an increment. */
-static struct {
-	uint32_t parked, freed, reused;
-} cache_stats[NR_CPUS];
-
-void task_cache_stats_cpu(int cpu, struct task_cache_stats *s)
-{
-	s->parked = __atomic_load_n(&cache_stats[cpu].parked, __ATOMIC_RELAXED);
-	s->freed = __atomic_load_n(&cache_stats[cpu].freed, __ATOMIC_RELAXED);
-	s->reused = __atomic_load_n(&cache_stats[cpu].reused, __ATOMIC_RELAXED);
-}
-
-void task_cache_stats(struct task_cache_stats *s)
-{
-	struct task_cache_stats c;
-
-	*s = (struct task_cache_stats){ 0, 0, 0 };
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		task_cache_stats_cpu(cpu, &c);
-		s->parked += c.parked;
-		s->freed += c.freed;
-		s->reused += c.reused;
-	}
-}
-
-/* The seed's __put_task_struct for tsk == current: free the task parked
- * on this CPU, park current. Runs with preemption (and interrupts) off,
- * which is what the seed's comment relies on: nothing else runs on this
- * CPU between here and the final schedule(). */
-static void task_cache_put_current(void)
-{
-	/* LAB 5: BEGIN SOLUTION */
-	int cpu = this_cpu()->id;
-	struct task *old = task_cache[cpu];
-
-	ASSERT(current_thread_info()->preempt_count > 0);
-	ASSERT(irqs_disabled());   /* cache_stats[cpu] is ours */
-	TRACE(TR_PARK, (uint32_t)current->tid, (uint32_t)current, 0, 0, 0);
-	task_poison_parked(current);
-	task_cache[cpu] = current;
-	cache_stats[cpu].parked++;
-	if (old)
-		cache_stats[cpu].freed++;
-	if (old) {
-		/* It parked itself, then switched away on this CPU. */
-		while (old->on_cpu)
-			cpu_relax();
-		TRACE(TR_FREE, (uint32_t)old, 0, 0, 0, 0);
-		task_free(old);
-	}
-	/* LAB 5: END SOLUTION */
-#if 0 /* LAB 5: STUB */
-	/* Lab 5: park current in this CPU's slot of task_cache and free
-	 * the task parked there before (docs/labs/lab5-exit.md). Doing
-	 * nothing leaks every self-reaping task. */
-	(void)task_cache;
-#endif /* LAB 5: END STUB */
-}
-
-struct task *task_cache_take(void)
-{
-	/* LAB 5: BEGIN SOLUTION */
-	uint32_t flags;
-	struct task *t;
-
-	local_irq_save(flags);
-	t = task_cache[this_cpu()->id];
-	/* Only once it has switched away: otherwise it is not ours yet. */
-	if (t && !t->on_cpu) {
-		task_cache[this_cpu()->id] = NULL;
-		cache_stats[this_cpu()->id].reused++;
-		TRACE(TR_REUSE, (uint32_t)t, 0, 0, 0, 0);
-	} else {
-		t = NULL;
-	}
-	local_irq_restore(flags);
-	return t;
-	/* LAB 5: END SOLUTION */
-#if 0 /* LAB 5: STUB */
-	/* Lab 5: take the task parked on this CPU, if it has switched
-	 * away for good; NULL makes task_alloc allocate a new one. */
-	return NULL;
-#endif /* LAB 5: END STUB */
-}
-
-void release_user_vm_lock(struct task *t)
+void mm_release(struct task *t)
 {
 	/* Linux's mm_release order: the robust futexes, the TID word, then
-	 * the vfork parent. */
-	exit_robust_list(t);
+	 * the vfork parent (the first and last are the Linux layer's). */
+	linux_exit_robust_list(t);
 	if (t->user_vm_lock) {
-		uint32_t uaddr = (uint32_t)t->user_vm_lock;
 		/* CLONE_RELEASE_VM: the fault is ignored, as in the seed. */
-		(void)put_user32(uaddr, 0);
-		/* CLONE_CHILD_CLEARTID: and pthread_join, asleep on the
-		 * word, is woken (Linux's mm_release). */
-		if (t->user_vm_lock_wake)
-			(void)futex_wake(uaddr, 0, 1, FUTEX_BITSET_MATCH_ANY);
-		t->user_vm_lock = NULL;
-		t->user_vm_lock_wake = false;
+		(void)put_user32(t->user_vm_lock, 0);
+		linux_child_tid_cleared(t);     /* CLONE_CHILD_CLEARTID's wake */
+		t->user_vm_lock = 0;
 	}
-	vfork_done_complete(t);
+	linux_vfork_done(t);
 }
 
 /* Gives up the address space: the RELEASE_VM word first, while this mm
@@ -155,7 +58,7 @@ static void exit_mm(struct task *t)
 
 	if (!mm)
 		return;
-	release_user_vm_lock(t);
+	mm_release(t);
 	t->mm = NULL;
 	/* Off this page directory (and LDT) before it may be freed. */
 	switch_mm(mm, NULL);
@@ -258,49 +161,35 @@ bool group_dead(struct task *t)
 /* abi.md section 1: when pid 1 is gone, say so and power off. */
 static void init_exited(int status)
 {
-	int n = (status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
+	int n = WTERMSIG(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 
-	if (status & 0x7f)
-		kprintf("init exited with status %d (killed by signal %d)\n", n, status & 0x7f);
+	if (WTERMSIG(status))
+		kprintf("init exited with status %d (killed by signal %d)\n", n, WTERMSIG(status));
 	else
 		kprintf("init exited with status %d\n", n);
 	trace_dump();           /* the `trace` boot word: the rings, now */
 	power_off(n & 0x7f);
 }
 
-/* /proc/PID/exe readers look at t->exe under tasklist_lock. */
-static void exit_exe(struct task *t)
-{
-	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct exe_link *exe = t->exe;
-
-	t->exe = NULL;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	exe_link_put(exe);
-}
-
 /* What an exiting task gives up before anyone is told: its address space
- * (and RELEASE_VM word), FPU state, fd table, cwd and executable. */
+ * (and RELEASE_VM word), FPU state and fd table (and the Linux layer's
+ * cwd and executable). */
 static void exit_resources(struct task *t)
 {
 	struct files *files;
-	struct fs_struct *fs;
 	uint32_t flags;
 
 	exit_mm(t);
 	fpu_release(t);                 /* the registers are nobody's now */
 	/* Let go under tasklist_lock, freed after: /proc/PID/status reads
-	 * another task's files and fs under that lock (proc_status.c). */
+	 * another task's files under that lock (compat/linux/fs/proc_status.c). */
 	flags = spin_lock_irqsave(&tasklist_lock);
 	files = t->files;
-	fs = t->fs;
 	t->files = NULL;
-	t->fs = NULL;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (files)
 		files_put(files);
-	fs_struct_put(fs);
-	exit_exe(t);
+	linux_exit_resources(t);
 }
 
 /* Does t reap itself (TASK_DEAD at once, no zombie, parked in the task
@@ -392,7 +281,7 @@ void do_exit(int status)
 	 * always look like the last one. */
 	last_of_init = t->tgid == 1 && group_dead(t);
 	if (self_reap) {
-		cputime_unlink_locked(t);       /* its time stays the process's */
+		linux_exit_reap_self_locked(t); /* its CPU time stays the process's */
 		list_del(&t->sibling);
 		list_del(&t->thread_group);
 		task_unhash_locked(t);
@@ -413,15 +302,10 @@ void do_exit(int status)
 	if (last_of_init)
 		init_exited(status);
 	/* A self-reaping task is gone for good once it parks (and is
-	 * poisoned: task_poison_parked), so its sighand goes, and its
-	 * interval timer (a thread's is 0 anyway: the group's lives in its
-	 * leader). */
-	if (self_reap) {
-		if (t->sighand) {
-			sighand_put(t->sighand);
-			t->sighand = NULL;
-		}
-		itimer_cancel(t);
+	 * poisoned: task_poison_parked), so its sighand goes. */
+	if (self_reap && t->sighand) {
+		sighand_put(t->sighand);
+		t->sighand = NULL;
 	}
 	/* The end of clone-detached-A1's do_exit: preemption off, then the
 	 * self-reaping task parks itself, then the last schedule(). */
@@ -492,10 +376,10 @@ void release_task(struct task *p)
 
 SYSCALL(SYS_exit, exit)
 {
-	do_exit((int)((arg[0] & 0xff) << 8));
+	do_exit((int)W_EXITCODE(arg[0]));
 }
 
 SYSCALL(SYS_exit_group, exit_group)
 {
-	do_group_exit((int)((arg[0] & 0xff) << 8));
+	do_group_exit((int)W_EXITCODE(arg[0]));
 }

@@ -25,27 +25,13 @@ void release_task(struct task *p);
 void release_task_unlink_locked(struct task *p);
 void release_task_free(struct task *p);
 
-/* The seed's CLONE_RELEASE_VM: writes 0 to current->user_vm_lock (if set)
- * in the address space being released; a fault is ignored ("if userspace
- * has not set up a proper pointer then tough luck", user-vm-unlock-A2).
- * Its descendants happen here too (Linux's mm_release): the robust list
- * is walked, a CLONE_CHILD_CLEARTID word gets a FUTEX_WAKE after the 0,
- * and a CLONE_VFORK parent is let go. t is current, on exit and execve. */
-void release_user_vm_lock(struct task *t);
-/* kernel/robust.c: the robust-futex list of t (current), walked once. */
-void exit_robust_list(struct task *t);
-/* kernel/fork.c: wakes t's CLONE_VFORK parent, if it has one waiting. */
-void vfork_done_complete(struct task *t);
-
-/* The per-CPU task cache of clone-detached-2.5.31-A1: counters. */
-struct task_cache_stats {
-	uint64_t parked;        /* self-reaping tasks parked in a CPU slot */
-	uint64_t freed;         /* parked tasks freed by the next exit */
-	uint64_t reused;        /* parked tasks reused by clone */
-};
-void task_cache_stats(struct task_cache_stats *s);            /* all CPUs */
-void task_cache_stats_cpu(int cpu, struct task_cache_stats *s);
-/* clone's first choice: the task parked on this CPU, if any (else NULL). */
-struct task *task_cache_take(void);
+/* Linux's mm_release, for t (current) letting go of its address space on
+ * exit and execve: the seed's CLONE_RELEASE_VM writes 0 to
+ * t->user_vm_lock (if set); a fault is ignored ("if userspace has not set
+ * up a proper pointer then tough luck", user-vm-unlock-A2). With the
+ * Linux layer the robust list is walked first, and a
+ * CLONE_CHILD_CLEARTID word gets a FUTEX_WAKE after the 0, and a
+ * CLONE_VFORK parent is let go (kernel/linux_hooks.h). */
+void mm_release(struct task *t);
 
 #endif

@@ -1,15 +1,17 @@
 /* kernel/file.c - open files and fd tables (file.h). */
 #include "kernel/file.h"
-#include "kernel/fs/vfs.h"
+#include "kernel/console.h"
+#include "kernel/initrd.h"
+#include "kernel/linux_hooks.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
-#include "kernel/tty.h"
 #include "kernel/mm/kmem.h"
+#include "arch/i386/uaccess.h"
 #include "lib/string.h"
 
 /* ---- open files ---- */
 
-struct file *file_open_inode(struct inode *inode, int flags, long *err)
+struct file *file_new(const struct file_ops *fop, int flags, long *err)
 {
 	struct file *f = kzalloc(sizeof(*f));
 
@@ -17,20 +19,13 @@ struct file *file_open_inode(struct inode *inode, int flags, long *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	f->inode = inode;
-	f->fop = inode->fop;
+	f->fop = fop;
 	f->mode = OPEN_FMODE(flags);
 	/* What F_GETFL reports: the access mode and the status flags, not
 	 * the creation flags (O_CREAT, O_EXCL, O_TRUNC, O_CLOEXEC). */
 	f->flags = (unsigned)flags & ~(unsigned)(O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC);
 	f->refcount = 1;
 	mutex_init(&f->pos_lock, "f_pos");
-	inode_get(inode);
-	if (f->fop && f->fop->open && (*err = f->fop->open(f)) < 0) {
-		inode_put(inode);
-		kfree(f);
-		return NULL;
-	}
 	return f;
 }
 
@@ -43,9 +38,9 @@ void file_put(struct file *f)
 {
 	if (__atomic_sub_fetch(&f->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	if (f->fop && f->fop->release)
+	if (f->fop->release)
 		f->fop->release(f);
-	inode_put(f->inode);
+	linux_file_free(f);             /* the inode behind it, if any */
 	kfree(f);
 }
 
@@ -73,12 +68,12 @@ static void files_free_arrays(struct files *fs)
 	}
 }
 
-static bool fd_is_cloexec(const struct files *fs, unsigned fd)
+bool fd_is_cloexec(const struct files *fs, unsigned fd)
 {
 	return (fs->cloexec[fd / 32] >> (fd % 32)) & 1;
 }
 
-static void fd_set_cloexec(struct files *fs, unsigned fd, bool on)
+void fd_set_cloexec(struct files *fs, unsigned fd, bool on)
 {
 	if (on)
 		fs->cloexec[fd / 32] |= 1u << (fd % 32);
@@ -86,9 +81,8 @@ static void fd_set_cloexec(struct files *fs, unsigned fd, bool on)
 		fs->cloexec[fd / 32] &= ~(1u << (fd % 32));
 }
 
-/* Grows fs to at least want slots (a power of two); the lock is dropped
- * to allocate, so the caller looks again afterwards. 0 or -ENOMEM. */
-static long files_grow_unlocked(struct files *fs, unsigned want)
+/* A power of two of slots. */
+long files_grow_unlocked(struct files *fs, unsigned want)
 {
 	unsigned n = NR_OPEN_DEFAULT;
 	struct file **fd, **oldfd = NULL;
@@ -123,14 +117,6 @@ static long files_grow_unlocked(struct files *fs, unsigned want)
 	kfree(oldfd);
 	kfree(oldce);
 	return 0;
-}
-
-struct file *file_new_console(void)
-{
-	struct inode *con = dev_console_inode();
-	long err;
-
-	return con ? file_open_inode(con, O_RDWR, &err) : NULL;
 }
 
 struct files *files_new_console(void)
@@ -202,8 +188,8 @@ int files_unshare(struct task *t)
 		return 0;
 	if (!(copy = files_copy(t->files)))
 		return -ENOMEM;
-	/* Swapped under tasklist_lock, put after: /proc/PID/status reads
-	 * t->files under it (kernel/fs/proc_status.c). */
+	/* Swapped under tasklist_lock, put after: the Linux layer's
+	 * /proc/PID/status reads t->files under it. */
 	flags = spin_lock_irqsave(&tasklist_lock);
 	old = t->files;
 	t->files = copy;
@@ -250,7 +236,8 @@ struct file *fd_get(struct files *fs, int fd)
 
 unsigned long nofile_limit(void)
 {
-	unsigned long n = current->rlim[RLIMIT_NOFILE].rlim_cur;
+	/* RLIMIT_NOFILE with the Linux layer; else Linux's default. */
+	unsigned long n = linux_nofile_limit(INR_OPEN_CUR);
 
 	return n > NR_OPEN_MAX ? NR_OPEN_MAX : n;
 }
@@ -282,22 +269,6 @@ long fd_install(struct files *fs, struct file *f, int min, bool cloexec)
 	}
 }
 
-/* open's first check, as Linux reserves the fd before the lookup. */
-long fd_check_free(struct files *fs)
-{
-	unsigned long limit = nofile_limit();
-	long r = -EMFILE;
-
-	spin_lock(&fs->lock);
-	if (fs->max < limit)
-		r = 0;                  /* the table can grow */
-	for (unsigned i = 0; i < fs->max && i < limit && r < 0; i++)
-		if (!fs->fd[i])
-			r = 0;
-	spin_unlock(&fs->lock);
-	return r;
-}
-
 long do_close(struct files *fs, int fd)
 {
 	struct file *f = NULL;
@@ -317,60 +288,79 @@ long do_close(struct files *fs, int fd)
 	return 0;
 }
 
-/* dup2 and dup3: newfd becomes another fd of oldfd's file; whatever
- * newfd was is closed (after, as Linux: the swap is atomic). */
-long do_dup3(struct files *fs, int oldfd, int newfd, int flags)
-{
-	struct file *f, *old = NULL;
+/* ---- opening files by name ---- */
 
-	if (flags & ~O_CLOEXEC)
-		return -EINVAL;
-	if (!(f = fd_get(fs, oldfd)))
-		return -EBADF;
-	if (newfd < 0 || (unsigned long)newfd >= nofile_limit()) {
-		file_put(f);
-		return -EBADF;
+char *getname(uint32_t upath, long *err)
+{
+	char *buf = kmalloc(PATH_MAX);
+	long n;
+
+	if (!buf) {
+		*err = -ENOMEM;
+		return NULL;
 	}
-	for (;;) {
-		spin_lock(&fs->lock);
-		if ((unsigned)newfd < fs->max)
-			break;
-		spin_unlock(&fs->lock);
-		if (files_grow_unlocked(fs, (unsigned)newfd + 1) < 0) {
-			file_put(f);
-			return -ENOMEM;
-		}
+	if ((n = strncpy_from_user(buf, upath, PATH_MAX)) < 0) {
+		kfree(buf);
+		*err = n;
+		return NULL;
 	}
-	if (fs->fd[oldfd] != f) {       /* closed meanwhile */
-		spin_unlock(&fs->lock);
-		file_put(f);
-		return -EBADF;
-	}
-	old = fs->fd[newfd];
-	fs->fd[newfd] = f;              /* takes over fd_get's reference */
-	fd_set_cloexec(fs, (unsigned)newfd, flags & O_CLOEXEC);
-	spin_unlock(&fs->lock);
-	if (old)
-		file_put(old);
-	return newfd;
+	return buf;
 }
 
-/* fcntl's F_GETFD / F_SETFD. */
-long fd_cloexec(struct files *fs, int fd, int set)
+long do_open(struct files *fs, const char *path, int flags, unsigned mode)
 {
-	long r = -EBADF;
+	struct file *f;
+	long err, fd;
 
-	spin_lock(&fs->lock);
-	if (fd >= 0 && (unsigned)fd < fs->max && fs->fd[fd]) {
-		if (set >= 0)
-			fd_set_cloexec(fs, (unsigned)fd, set & FD_CLOEXEC);
-		r = fd_is_cloexec(fs, (unsigned)fd) ? FD_CLOEXEC : 0;
+	/* The Linux layer's RAM file system, devices and /proc, if it is in. */
+	if (linux_layer_present())
+		return linux_openat(fs, AT_FDCWD, path, flags, mode);
+	if (!fs)
+		return -EMFILE;
+	if (!*path)
+		return -ENOENT;         /* "" names nothing (Linux) */
+	if (!(f = initrd_open(path, flags, &err)))
+		return err;
+	if ((fd = fd_install(fs, f, 0, false)) < 0)
+		file_put(f);
+	return fd;
+}
+
+struct file *file_open_exec(const char *path, long *err)
+{
+	struct file *f;
+
+	if (linux_layer_present())
+		return linux_open_exec(path, err);
+	if (!(f = initrd_open(path, O_RDONLY, err)))
+		return NULL;
+	/* As Linux's may_open with MAY_EXEC: root needs one x bit too. */
+	if (f->fop->directory || !(((const struct initrd_file *)f->private)->mode & 0111)) {
+		file_put(f);
+		*err = -EACCES;
+		return NULL;
 	}
-	spin_unlock(&fs->lock);
-	return set >= 0 && r >= 0 ? 0 : r;
+	return f;
+}
+
+struct file *file_new_console(void)
+{
+	return linux_layer_present() ? linux_console_file() : console_file_new();
 }
 
 /* ---- the system calls: the calling task's fd table ---- */
+
+SYSCALL(SYS_open, open)
+{
+	long err;
+	char *path = getname(arg[0], &err);
+
+	if (!path)
+		return err;
+	err = do_open(current->files, path, (int)arg[1], arg[2]);
+	kfree(path);
+	return err;
+}
 
 SYSCALL(SYS_close, close)
 {

@@ -1,6 +1,7 @@
 /* kernel/futex.c - fast user-space mutexes: the wait queues and the
- * operations on them (abi.md sections 6 and 9; futex.h). The system call
- * that decodes op and timeouts is kernel/futex_syscall.c.
+ * operations on them (abi.md section 6; futex.h). The system call is
+ * kernel/futex_syscall.c; the Linux layer adds its operations on these
+ * queues (REQUEUE, WAKE_OP: compat/linux/futex_linux.c).
  *
  * A futex is just an aligned 32-bit word in user memory. User space does
  * the uncontended work with atomic instructions and calls the kernel only
@@ -42,28 +43,6 @@
 
 #define FUTEX_BUCKETS 256
 
-struct futex_key {
-	uint32_t space;         /* the struct mm's address; 0: a shared page */
-	uint32_t addr;          /* virtual address; physical if shared */
-};
-
-struct futex_bucket {
-	struct spinlock lock;
-	struct list waiters;
-};
-
-/* A sleeping FUTEX_WAIT, on its own kernel stack. REQUEUE may move it to
- * another key and bucket: both change only under both buckets' locks,
- * and the waiter finds its bucket again through lock_waiter_bucket. */
-struct futex_waiter {
-	struct list link;
-	struct task *task;
-	struct futex_key key;
-	struct futex_bucket *bucket;    /* the one it is queued in */
-	uint32_t bitset;        /* FUTEX_WAIT_BITSET's; FUTEX_WAIT: all ones */
-	bool woken;             /* set by a wake when it dequeues us */
-};
-
 static struct futex_bucket buckets[FUTEX_BUCKETS];
 
 void futex_init(void)
@@ -74,22 +53,18 @@ void futex_init(void)
 	}
 }
 
-static struct futex_bucket *bucket_of(struct futex_key k)
+struct futex_bucket *bucket_of(struct futex_key k)
 {
 	/* Knuth's multiplicative hash of the word index mixed with the space */
 	return &buckets[((k.addr >> 2) ^ (k.space >> 4)) * 2654435761u >> 24];
 }
 
-static bool key_eq(struct futex_key a, struct futex_key b)
+bool key_eq(struct futex_key a, struct futex_key b)
 {
 	return a.space == b.space && a.addr == b.addr;
 }
 
-/* The key for uaddr in mm (key_flags: FUTEX_PRIVATE_FLAG or 0), called with
- * mm->lock held (asserted where the lock is relied on, vma_find in
- * vm_translate_locked); *pa gets the word's physical address. The page
- * is faulted in (for reading): -EFAULT if it cannot be. */
-static long futex_key(struct mm *mm, uint32_t uaddr, unsigned key_flags, struct futex_key *key,
+long futex_key(struct mm *mm, uint32_t uaddr, unsigned key_flags, struct futex_key *key,
 		      uint32_t *pa)
 {
 	bool shared = false;
@@ -104,8 +79,9 @@ static long futex_key(struct mm *mm, uint32_t uaddr, unsigned key_flags, struct 
 	return 0;
 }
 
-/* The bucket w is queued in, locked (Linux's futex_unqueue loop: a
- * REQUEUE may move it between our load and our lock). */
+/* The bucket w is queued in, locked (Linux's futex_unqueue loop: the
+ * Linux layer's FUTEX_REQUEUE may move it between our load and our
+ * lock). */
 static struct futex_bucket *lock_waiter_bucket(struct futex_waiter *w, uint32_t *flags)
 {
 	for (;;) {
@@ -188,8 +164,7 @@ long futex_wait(uint32_t uaddr, unsigned key_flags, uint32_t val, uint64_t deadl
 #endif /* LAB 6: END STUB */
 }
 
-/* Dequeues and wakes w (its bucket's lock held). */
-static void wake_waiter(struct futex_waiter *w)
+void wake_waiter(struct futex_waiter *w)
 {
 	struct task *t = w->task;
 
@@ -201,14 +176,13 @@ static void wake_waiter(struct futex_waiter *w)
 	wake_up_task(t);
 }
 
-/* Wakes up to nr waiters of key in b whose bitset meets bitset (b's lock
- * held); how many. */
-static long wake_locked(struct futex_bucket *b, struct futex_key key, uint32_t nr,
+long wake_locked(struct futex_bucket *b, struct futex_key key, uint32_t nr,
 			uint32_t bitset)
 {
 	struct list *pos, *tmp;
 	long woken = 0;
 
+	ASSERT(spin_held(&b->lock));
 	if (nr > 0x7fffffff)
 		nr = 0x7fffffff;        /* INT_MAX: "all of them" */
 	list_for_each_safe(pos, tmp, &b->waiters) {
@@ -252,186 +226,4 @@ long futex_wake(uint32_t uaddr, unsigned key_flags, uint32_t nr, uint32_t bitset
 	(void)bitset;
 	return -ENOSYS;
 #endif /* LAB 6: END STUB */
-}
-
-/* Both buckets locked, in address order (never twice the same): how
- * two CPUs locking the same pair cannot deadlock. */
-static uint32_t lock_two(struct futex_bucket *a, struct futex_bucket *b)
-{
-	uint32_t flags = spin_lock_irqsave(a < b ? &a->lock : &b->lock);
-
-	if (a != b)
-		spin_lock(a < b ? &b->lock : &a->lock);
-	return flags;
-}
-
-static void unlock_two(struct futex_bucket *a, struct futex_bucket *b, uint32_t flags)
-{
-	if (a != b)
-		spin_unlock(a < b ? &b->lock : &a->lock);
-	spin_unlock_irqrestore(a < b ? &a->lock : &b->lock, flags);
-}
-
-long futex_requeue(uint32_t uaddr, unsigned key_flags, uint32_t nr_wake, uint32_t nr_requeue,
-		   uint32_t uaddr2, const uint32_t *cmpval)
-{
-	struct mm *mm = current->mm;
-	struct futex_key k1, k2;
-	struct futex_bucket *b1, *b2;
-	struct list *pos, *tmp;
-	uint32_t flags, pa1, pa2;
-	long err, count = 0, woken = 0, moved = 0;
-
-	spin_lock(&mm->lock);
-	if ((err = futex_key(mm, uaddr, key_flags, &k1, &pa1)) < 0 ||
-	    (err = futex_key(mm, uaddr2, key_flags, &k2, &pa2)) < 0) {
-		spin_unlock(&mm->lock);
-		return err;
-	}
-	b1 = bucket_of(k1);
-	b2 = bucket_of(k2);
-	flags = lock_two(b1, b2);
-	/* CMP_REQUEUE: checked under the locks a FUTEX_WAIT on uaddr takes,
-	 * so no waiter can slip in between the check and the requeue. */
-	if (cmpval && *(volatile uint32_t *)P2V(pa1) != *cmpval) {
-		err = -EAGAIN;
-	} else {
-		list_for_each_safe(pos, tmp, &b1->waiters) {
-			struct futex_waiter *w = list_entry(pos, struct futex_waiter, link);
-			if (!key_eq(w->key, k1))
-				continue;
-			if ((uint32_t)woken < nr_wake) {
-				wake_waiter(w);
-				woken++;
-			} else if ((uint32_t)moved < nr_requeue) {
-				/* Within one bucket it stays where it is (as
-				 * Linux's requeue_futex): moved to the tail,
-				 * this walk would meet it again. */
-				if (b1 != b2) {
-					list_del(&w->link);
-					list_add_tail(&w->link, &b2->waiters);
-				}
-				w->key = k2;
-				__atomic_store_n(&w->bucket, b2, __ATOMIC_RELEASE);
-				moved++;
-			} else {
-				break;
-			}
-		}
-		count = woken + moved;
-	}
-	unlock_two(b1, b2, flags);
-	spin_unlock(&mm->lock);
-	return err < 0 ? err : count;
-}
-
-/* FUTEX_WAKE_OP's operation on the old value (Linux's
- * arch_futex_atomic_op_inuser): the new value, or false for an unknown
- * operation. */
-static bool wake_op_apply(uint32_t op, uint32_t oparg, uint32_t old, uint32_t *new)
-{
-	switch (op) {
-	case FUTEX_OP_SET:  *new = oparg; return true;
-	case FUTEX_OP_ADD:  *new = old + oparg; return true;
-	case FUTEX_OP_OR:   *new = old | oparg; return true;
-	case FUTEX_OP_ANDN: *new = old & ~oparg; return true;
-	case FUTEX_OP_XOR:  *new = old ^ oparg; return true;
-	default:            return false;
-	}
-}
-
-/* Its comparison of the old value (signed, as Linux): 1 true, 0 false,
- * -ENOSYS for an unknown comparison. */
-static int wake_op_compare(uint32_t cmp, int32_t old, int32_t cmparg)
-{
-	switch (cmp) {
-	case FUTEX_OP_CMP_EQ: return old == cmparg;
-	case FUTEX_OP_CMP_NE: return old != cmparg;
-	case FUTEX_OP_CMP_LT: return old < cmparg;
-	case FUTEX_OP_CMP_LE: return old <= cmparg;
-	case FUTEX_OP_CMP_GT: return old > cmparg;
-	case FUTEX_OP_CMP_GE: return old >= cmparg;
-	default:              return -ENOSYS;
-	}
-}
-
-/* A 12-bit field of val3, sign-extended. */
-static int32_t sext12(uint32_t v)
-{
-	return (int32_t)(v << 20) >> 20;
-}
-
-long futex_wake_op(uint32_t uaddr, unsigned key_flags, uint32_t nr, uint32_t uaddr2, uint32_t nr2,
-		   uint32_t val3)
-{
-	struct mm *mm = current->mm;
-	uint32_t op = (val3 >> 28) & 7, cmp = (val3 >> 24) & 15;
-	uint32_t oparg = (uint32_t)sext12(val3 >> 12), old, new;
-	int32_t cmparg = sext12(val3);
-	struct futex_key k1, k2;
-	struct futex_bucket *b1, *b2;
-	uint32_t flags, pa1, pa2;
-	bool shared;
-	long err, woken;
-	int hit;
-
-	/* Linux: an out-of-range shift is taken modulo 32 (with a warning). */
-	if (val3 & (FUTEX_OP_OPARG_SHIFT << 28))
-		oparg = 1u << (oparg & 31);
-	spin_lock(&mm->lock);
-	if ((err = futex_key(mm, uaddr, key_flags, &k1, &pa1)) < 0 ||
-	    (err = futex_key(mm, uaddr2, key_flags, &k2, &pa2)) < 0) {
-		spin_unlock(&mm->lock);
-		return err;
-	}
-	/* Linux: an unknown operation is refused after the keys are found,
-	 * before anything is written. The operation writes: the page must
-	 * be writable (copy-on-write broken first), which a key did not
-	 * check. */
-	err = op > FUTEX_OP_XOR ? -ENOSYS : 0;
-	if (!err && !(pa2 = vm_translate_locked(mm, uaddr2, true, &shared)))
-		err = -EFAULT;
-	if (err) {
-		spin_unlock(&mm->lock);
-		return err;
-	}
-	b1 = bucket_of(k1);
-	b2 = bucket_of(k2);
-	flags = lock_two(b1, b2);
-	/* Under both locks, as Linux: a waiter on uaddr2 sees the new value
-	 * or is queued in time for the wake below. */
-	old = __atomic_load_n((volatile uint32_t *)P2V(pa2), __ATOMIC_RELAXED);
-	do {
-		wake_op_apply(op, oparg, old, &new);
-	} while (!__atomic_compare_exchange_n((volatile uint32_t *)P2V(pa2), &old, new, false,
-					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-	hit = wake_op_compare(cmp, (int32_t)old, cmparg);
-	woken = 0;
-	if (hit >= 0) {
-		woken = wake_locked(b1, k1, nr, FUTEX_BITSET_MATCH_ANY);
-		if (hit)
-			woken += wake_locked(b2, k2, nr2, FUTEX_BITSET_MATCH_ANY);
-	}
-	unlock_two(b1, b2, flags);
-	spin_unlock(&mm->lock);
-	return hit < 0 ? hit : woken;
-}
-
-long futex_cmpxchg(uint32_t uaddr, uint32_t old, uint32_t new, uint32_t *prev)
-{
-	struct mm *mm = current->mm;
-	uint32_t pa;
-
-	if (uaddr & 3)
-		return -EINVAL;
-	spin_lock(&mm->lock);
-	if (!(pa = vm_translate_locked(mm, uaddr, true, NULL))) {
-		spin_unlock(&mm->lock);
-		return -EFAULT;
-	}
-	__atomic_compare_exchange_n((volatile uint32_t *)P2V(pa), &old, new, false,
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	spin_unlock(&mm->lock);
-	*prev = old;
-	return 0;
 }

@@ -7,12 +7,10 @@
 #include "kernel/bootinfo.h"
 #include "kernel/exec.h"
 #include "kernel/file.h"
-#include "kernel/fs/vfs.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
-#include "kernel/tty.h"
 #include "arch/i386/power.h"
 #include "arch/i386/process.h"
 
@@ -32,15 +30,10 @@ static void init_thread(void *arg)
 	argv[i + 1] = NULL;
 
 	t->files = files_new_console();
-	t->fs = fs_struct_new();
 	t->sighand = sighand_new();
-	if (!t->files || !t->fs || !t->sighand)
+	if (!t->files || !t->sighand || linux_init_task(t) < 0)
 		panic("init: out of memory");
 	t->exit_signal = SIGCHLD;       /* pid 1 is not self-reaping */
-	/* init leads session 1 and process group 1, and the console is its
-	 * controlling terminal with group 1 in the foreground. */
-	t->pgid = t->sid = t->tgid;
-	tty_set_session(t->sid, t->pgid);
 	err = kernel_execve(c->init, argv, init_envp);
 	if (err < 0) {
 		kprintf("init: cannot run %s (error %d)\n", c->init, -err);

@@ -1,6 +1,9 @@
-/* kernel/initrd.c - the initrd file table (initrd.h). */
+/* kernel/initrd.c - the initrd file table, and the seed kernel's files
+ * (initrd.h). */
 #include "kernel/initrd.h"
 #include "kernel/bootinfo.h"
+#include "kernel/file.h"
+#include "kernel/kinfo.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/printf.h"
 #include "arch/i386/mmu.h"
@@ -113,4 +116,67 @@ int initrd_count(void)
 const struct initrd_file *initrd_file(int i)
 {
 	return &files[i];
+}
+
+/* ---- the seed kernel's open files: an initrd file or a /proc snapshot,
+ * read from memory ---- */
+
+static long mem_read(struct file *f, struct iobuf b, size_t n, uint64_t *pos)
+{
+	const struct initrd_file *m = f->private;
+	size_t got;
+
+	if (*pos >= m->size)
+		return 0;
+	if (n > m->size - *pos)
+		n = (size_t)(m->size - *pos);
+	got = iob_put(b, 0, (const char *)m->data + *pos, n);
+	if (got == 0 && n > 0)
+		return -EFAULT;
+	*pos += got;
+	return (long)got;
+}
+
+static void snapshot_release(struct file *f)
+{
+	kinfo_release(f->private);
+}
+
+static const struct file_ops initrd_fops = { .read = mem_read, .seekable = true };
+static const struct file_ops snapshot_fops = {
+	.read = mem_read, .release = snapshot_release, .seekable = true,
+};
+
+struct file *initrd_open(const char *path, int flags, long *err)
+{
+	const struct initrd_file *m;
+	struct initrd_file *snap = NULL;
+	struct file *f;
+	char abs[CPIO_PATH_MAX];
+
+	/* The seed kernel has no working directory but the root. */
+	if (path[0] != '/') {
+		abs[0] = '/';
+		strlcpy(abs + 1, path, sizeof(abs) - 1);
+		path = abs;
+	}
+	if (kinfo_is_proc_path(path))
+		m = snap = kinfo_open(path, err);
+	else if (!(m = initrd_find(path)))
+		*err = -ENOENT;
+	if (!m) {
+		/* Nothing to create a file in: a read-only file system. */
+		if (*err == -ENOENT && (flags & O_CREAT))
+			*err = -EROFS;
+		return NULL;
+	}
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) {
+		*err = -EROFS;
+	} else if ((f = file_new(snap ? &snapshot_fops : &initrd_fops, flags, err))) {
+		f->private = (void *)m;
+		return f;
+	}
+	if (snap)
+		kinfo_release(snap);
+	return NULL;
 }

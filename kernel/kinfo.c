@@ -3,7 +3,7 @@
 #include "kernel/kinfo.h"
 #include "arch/i386/cpu.h"
 #include "kernel/exit.h"
-#include "kernel/personality.h"
+#include "kernel/task_cache.h"
 #include "kernel/task.h"
 #include "kernel/trace.h"
 #include "kernel/mm/kmem.h"
@@ -11,7 +11,6 @@
 #include "kernel/mm/pmm.h"
 #include "arch/i386/process.h"
 #include "kernel/mm/vm.h"
-#include "kernel/fs/vfs.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "lib/format.h"
@@ -74,7 +73,7 @@ static void gen_kstat(struct kbuf *b)
 	kb_printf(b, "trace_events %llu\n", (unsigned long long)trace_recorded());
 	kb_printf(b, "trace_dropped %llu\n", (unsigned long long)trace_dropped());
 	kb_printf(b, "self_rss_pages %u\n", current->mm ? current->mm->rss_pages : 0);
-	kb_printf(b, "fs_pages %u\n", ramfs_data_pages());
+	linux_kstat(b);                 /* fs_pages: the RAM file system */
 	kb_printf(b, "kmalloc_large_pages %u\n", kmalloc_large_pages());
 	fpu_get_stats(&fs);
 	kb_printf(b, "fpu_mode %s\n", fpu_is_lazy() ? "lazy" : "eager");
@@ -119,7 +118,7 @@ static void gen_tasks(struct kbuf *b)
 		kb_printf(b, "%d %d %d %s %d %d %s 0x%08x 0x%08x 0x%08x %s\n", t->tid, t->tgid,
 			  t->parent ? t->parent->tgid : 0, state_name(t->state), t->cpu,
 			  t->exit_signal, t->comm, tls_slot_base(&t->thread, 0),
-			  tls_slot_base(&t->thread, 1), tls_slot_base(&t->thread, 2), personality_name(t->personality));
+			  tls_slot_base(&t->thread, 1), tls_slot_base(&t->thread, 2), linux_personality(t) ? "linux" : "seed");
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
@@ -135,7 +134,7 @@ bool kinfo_is_proc_path(const char *path)
 	return strncmp(path, "/proc/", 6) == 0;
 }
 
-struct initrd_file *kinfo_open(const char *path, int *err)
+struct initrd_file *kinfo_open(const char *path, long *err)
 {
 	void (*gen)(struct kbuf *);
 	struct initrd_file *f;
@@ -147,17 +146,7 @@ struct initrd_file *kinfo_open(const char *path, int *err)
 		gen = gen_tasks;
 	else if (strcmp(path, "/proc/files") == 0)
 		gen = gen_files;
-	else if (strcmp(path, "/proc/meminfo") == 0)
-		gen = gen_meminfo;
-	else if (strcmp(path, "/proc/uptime") == 0)
-		gen = gen_uptime;
-	else if (strcmp(path, "/proc/loadavg") == 0)
-		gen = gen_loadavg;
-	else if (strcmp(path, "/proc/stat") == 0)
-		gen = gen_stat;
-	else if (strcmp(path, "/proc/mounts") == 0)
-		gen = gen_mounts;
-	else {
+	else if (!(gen = linux_kinfo_gen(path))) {   /* Linux's own files */
 		*err = -ENOENT;
 		return NULL;
 	}

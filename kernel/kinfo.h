@@ -7,10 +7,10 @@
  *                 comm, the bases of its three TLS descriptors and its
  *                 personality, seed or linux (ps)
  *   /proc/files   "SIZE PATH" per initrd file (no longer shown in /proc:
- *                 ls reads directories; kernel/fs/proc.c mounts the two
+ *                 ls reads directories; compat/linux/fs/proc.c mounts the two
  *                 above as files)
  *   /proc/meminfo, /proc/uptime, /proc/loadavg, /proc/stat, /proc/mounts
- *                 Linux's, with Linux's layout (kernel/kinfo_linux.c)
+ *                 Linux's, with Linux's layout (compat/linux/kinfo_linux.c)
  *
  * Each open takes a snapshot; reads then see that snapshot, like a file
  * of the initrd, so a test can read before and after a workload. */
@@ -27,16 +27,10 @@ struct kbuf {
 /* printf to b; what does not fit is cut off. */
 void kb_printf(struct kbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Linux's system-wide /proc files (kernel/kinfo_linux.c). */
-void gen_meminfo(struct kbuf *b);
-void gen_uptime(struct kbuf *b);
-void gen_loadavg(struct kbuf *b);
-void gen_stat(struct kbuf *b);
-void gen_mounts(struct kbuf *b);
 
 /* The snapshot for path as a file, or NULL (with *err: -ENOENT for an
  * unknown /proc name, -ENOMEM). kinfo_release frees it. */
-struct initrd_file *kinfo_open(const char *path, int *err);
+struct initrd_file *kinfo_open(const char *path, long *err);
 void kinfo_release(struct initrd_file *f);
 bool kinfo_is_proc_path(const char *path);
 

@@ -28,11 +28,3 @@ const char *ksym_lookup(uint32_t addr, uint32_t *offset)
 	*offset = addr - ksym_addrs[lo];
 	return ksym_names[lo];
 }
-
-uint32_t ksym_address(const char *name)
-{
-	for (uint32_t i = 0; i < ksym_count; i++)
-		if (strcmp(ksym_names[i], name) == 0)
-			return ksym_addrs[i];
-	return 0;
-}

@@ -12,7 +12,5 @@
 /* Finds the function containing addr; returns its name and sets *offset,
  * or returns NULL if addr is outside the kernel's text. */
 const char *ksym_lookup(uint32_t addr, uint32_t *offset);
-/* The address of a function by name, or 0. */
-uint32_t ksym_address(const char *name);
 
 #endif

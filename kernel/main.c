@@ -11,8 +11,7 @@
 #include "kernel/clock.h"
 #include "kernel/console.h"
 #include "kernel/initrd.h"
-#include "kernel/fs/vfs.h"
-#include "kernel/ktest.h"
+#include "kernel/linux_hooks.h"
 #include "kernel/monitor.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
@@ -36,6 +35,11 @@
 void init_start(void);          /* kernel/init.c */
 void time_init(void);           /* kernel/time.c */
 void futex_init(void);          /* kernel/futex.c */
+/* The in-kernel tests' runner (tests/guest/ktest.c) is linked into the
+ * test image alone (build/kernel-test.elf, which make check boots for
+ * ktest=GROUP): a weak reference, NULL in the kernels of make run and
+ * make seed, which carry no test code. */
+void ktest_run(const char *group) __attribute__((weak, noreturn));
 
 static void warn_unknown_words(void)
 {
@@ -45,6 +49,13 @@ static void warn_unknown_words(void)
 		kprintf("cmdline: unknown word '%s' ignored\n", c->unknown[i]);
 	if (c->truncated)
 		kprintf("cmdline: too long, truncated\n");
+}
+
+/* Is there an init program to run? Looked up where execve will look:
+ * the layer's RAM file system, or the seed kernel's initrd table. */
+static bool program_exists(const char *path)
+{
+	return linux_layer_present() ? linux_is_file(path) : initrd_find(path) != NULL;
 }
 
 void kmain(uint32_t magic, uint32_t mbi_phys)
@@ -79,7 +90,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	smp_init();             /* 8259s, APIC MMIO, IOAPIC routing: before any IRQ is unmasked */
 	clock_init();
 	time_init();
-	vfs_init();             /* the RAM file system, the initrd in it */
+	linux_fs_init();        /* the layer's RAM file system, the initrd in it */
 	console_enable_input();
 	local_irq_enable();
 	smp_boot_aps();
@@ -87,9 +98,12 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	banner_print();
 	warn_unknown_words();
 
-	if (bootinfo.cmdline.ktest)
+	if (bootinfo.cmdline.ktest && ktest_run)
 		ktest_run(bootinfo.cmdline.ktest);
-	if (bootinfo.cmdline.monitor || !vfs_is_file(bootinfo.cmdline.init)) {
+	if (bootinfo.cmdline.ktest)
+		kprintf("ktest=%s: this kernel has no tests (make check boots build/kernel-test.elf)\n",
+			bootinfo.cmdline.ktest);
+	if (bootinfo.cmdline.monitor || !program_exists(bootinfo.cmdline.init)) {
 		if (!bootinfo.cmdline.monitor)
 			kprintf("no %s in the initrd: starting the kernel monitor\n",
 				bootinfo.cmdline.init);

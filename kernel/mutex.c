@@ -1,6 +1,6 @@
 /* kernel/mutex.c - sleeping locks (mutex.h). */
 #include "kernel/mutex.h"
-#include "kernel/restart.h"
+#include "kernel/linux_hooks.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -46,7 +46,7 @@ static int lock_common(struct mutex *m, int state)
 			/* The unlock's wake-up may have been ours: pass it on
 			 * so the next waiter does not sleep on a free lock. */
 			wake_up_n(&m->wait, 1);
-			return -ERESTARTSYS;    /* kernel/restart.h */
+			return EINTR_RESTARTSYS;        /* linux_hooks.h */
 		}
 	}
 }

@@ -9,7 +9,7 @@
  * whose holder is itself waiting for memory. Linux's mutex_lock_killable
  * waits only for fatal signals; this one gives up for any, and the call
  * that was waiting is made again after a handler with SA_RESTART or a
- * stop (kernel/restart.h), so the caller sees what Linux's would. */
+ * stop (compat/linux/restart.h), so the caller sees what Linux's would. */
 #ifndef KERNEL_MUTEX_H
 #define KERNEL_MUTEX_H
 

@@ -1,10 +1,11 @@
-/* kernel/read_write.c - read, write, readv, writev, pread64, pwrite64,
- * lseek, _llseek and sendfile (file.h; abi.md sections 3 and 9), named
- * after Linux's fs/read_write.c.
+/* kernel/read_write.c - read, write and writev (file.h; abi.md section
+ * 3), named after Linux's fs/read_write.c; the Linux layer's readv,
+ * pread64, pwrite64, lseek and sendfile (compat/linux/read_write.c) go
+ * through the same file_rw.
  *
  * Each call finds the open file, checks it, and hands the bytes to the
- * file's own operations (struct file_ops: a RAM file, a pipe, the
- * console, a /proc view). The offset of a seekable file is taken and
+ * file's own operations (struct file_ops: a file of the initrd, the
+ * console, a /proc snapshot; with the Linux layer a RAM file or a pipe). The offset of a seekable file is taken and
  * put back under the file's pos_lock, so two threads reading one shared
  * file get different bytes (Linux's f_pos_lock).
  *
@@ -16,7 +17,6 @@
  * and the call returns that count, as Linux does; -EFAULT only when not
  * one byte got through. */
 #include "kernel/file.h"
-#include "kernel/fs/vfs.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
@@ -25,8 +25,6 @@
 #include "lib/string.h"
 
 #define UIO_FASTIOV  8          /* vectors that fit on the stack */
-#define MAX_LFS_FILESIZE (1ull << 44)   /* Linux i386's with 4 KiB pages */
-#define SENDFILE_CHUNK 512
 
 _Static_assert(sizeof(struct user_iovec) == 8, "struct iovec is 8 bytes on i386");
 
@@ -64,11 +62,32 @@ size_t copy_from_user_partial(void *dst, uint32_t usrc, size_t n)
 	return done;
 }
 
+size_t iob_put(struct iobuf b, size_t off, const void *src, size_t n)
+{
+	long got;
+
+	if (!b.user) {
+		memcpy((char *)b.addr + off, src, n);
+		return n;
+	}
+	if (n == 0)
+		return 0;
+	got = copy_to_user_partial((uint32_t)(b.addr + off), src, n);
+	return got < 0 ? 0 : (size_t)got;
+}
+
+size_t iob_get(void *dst, struct iobuf b, size_t off, size_t n)
+{
+	if (!b.user) {
+		memcpy(dst, (const char *)b.addr + off, n);
+		return n;
+	}
+	return copy_from_user_partial(dst, (uint32_t)(b.addr + off), n);
+}
+
 /* ---- the common path ---- */
 
-/* read or write n bytes of f: at *ppos if given (pread, pwrite,
- * sendfile with an offset), else at the file's own offset. */
-static long file_rw(struct file *f, bool write, struct iobuf b, size_t n, uint64_t *ppos)
+long file_rw(struct file *f, bool write, struct iobuf b, size_t n, uint64_t *ppos)
 {
 	long (*op)(struct file *, struct iobuf, size_t, uint64_t *);
 	uint64_t pos;
@@ -76,9 +95,9 @@ static long file_rw(struct file *f, bool write, struct iobuf b, size_t n, uint64
 
 	if (!(f->mode & (write ? FMODE_WRITE : FMODE_READ)))
 		return -EBADF;
-	if (S_ISDIR(f->inode->mode))
+	if (f->fop->directory)
 		return -EISDIR;
-	op = f->fop ? (write ? f->fop->write : f->fop->read) : NULL;
+	op = write ? f->fop->write : f->fop->read;
 	if (!op)
 		return -EINVAL;
 	if (n > MAX_RW_COUNT)
@@ -108,7 +127,14 @@ long kernel_read(struct file *f, void *buf, size_t n)
 	return file_rw(f, false, b, n, NULL);
 }
 
-static long user_rw(struct files *fs, int fd, bool write, uint32_t ubuf, size_t n,
+long kernel_read_at(struct file *f, void *buf, size_t n, uint64_t pos)
+{
+	struct iobuf b = { (uintptr_t)buf, false };
+
+	return file_rw(f, false, b, n, &pos);
+}
+
+long do_rw(struct files *fs, int fd, bool write, uint32_t ubuf, size_t n,
 		    uint64_t *ppos)
 {
 	struct iobuf b = { ubuf, true };
@@ -131,12 +157,12 @@ static long user_rw(struct files *fs, int fd, bool write, uint32_t ubuf, size_t 
 
 long do_read(struct files *fs, int fd, uint32_t ubuf, size_t n)
 {
-	return user_rw(fs, fd, false, ubuf, n, NULL);
+	return do_rw(fs, fd, false, ubuf, n, NULL);
 }
 
 long do_write(struct files *fs, int fd, uint32_t ubuf, size_t n)
 {
-	return user_rw(fs, fd, true, ubuf, n, NULL);
+	return do_rw(fs, fd, true, ubuf, n, NULL);
 }
 
 /* Linux's rw_copy_check_uvector, per vector: a negative length or a sum
@@ -180,7 +206,7 @@ static long rw_vectors(struct file *f, bool write, const struct user_iovec *iov,
 	return done;
 }
 
-static long do_rwv(struct files *fs, int fd, bool write, uint32_t uiov, int iovcnt)
+long do_rwv(struct files *fs, int fd, bool write, uint32_t uiov, int iovcnt)
 {
 	struct user_iovec fast[UIO_FASTIOV], *iov = fast;
 	struct file *f = fd_get(fs, fd);
@@ -207,166 +233,6 @@ static long do_rwv(struct files *fs, int fd, bool write, uint32_t uiov, int iovc
 	return r;
 }
 
-long do_writev(struct files *fs, int fd, uint32_t uiov, int iovcnt)
-{
-	return do_rwv(fs, fd, true, uiov, iovcnt);
-}
-
-/* ---- lseek ---- */
-
-static long long do_lseek(int fd, long long off, unsigned whence)
-{
-	struct file *f = fd_get(current->files, fd);
-	long long base, r;
-
-	if (!f)
-		return -EBADF;
-	if (!f->fop || !f->fop->seekable) {
-		file_put(f);
-		return -ESPIPE;
-	}
-	if ((r = mutex_lock_killable(&f->pos_lock)) < 0) {
-		file_put(f);
-		return r;
-	}
-	switch (whence) {
-	case SEEK_SET: base = 0; break;
-	case SEEK_CUR: base = (long long)f->pos; break;
-	case SEEK_END:
-		/* A directory's offset is a place in its list: no end. */
-		base = S_ISDIR(f->inode->mode) ? -1 : (long long)f->inode->size;
-		break;
-	default: base = -1;
-	}
-	r = -EINVAL;
-	if (base >= 0 && !(off < 0 && -off > base) && (uint64_t)(base + off) <= MAX_LFS_FILESIZE) {
-		f->pos = (uint64_t)(base + off);
-		r = base + off;
-	}
-	mutex_unlock(&f->pos_lock);
-	file_put(f);
-	return r;
-}
-
-SYSCALL(SYS_lseek, lseek)
-{
-	long long r;
-
-	/* A position past 2 GiB does not fit lseek's off_t: -EOVERFLOW
-	 * before it is set (_llseek reaches it). */
-	if ((unsigned)arg[2] == SEEK_CUR || (unsigned)arg[2] == SEEK_END) {
-		struct file *f = fd_get(current->files, (int)arg[0]);
-		long long now;
-		if (!f)
-			return -EBADF;
-		now = (unsigned)arg[2] == SEEK_CUR ? (long long)f->pos : (long long)f->inode->size;
-		file_put(f);
-		if (now + (int32_t)arg[1] > 0x7fffffff)
-			return -EOVERFLOW;
-	}
-	r = do_lseek((int)arg[0], (int32_t)arg[1], arg[2]);
-	return r > 0x7fffffff ? -EOVERFLOW : (long)r;
-}
-
-/* _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
-SYSCALL(SYS__llseek, _llseek)
-{
-	long long off = (long long)(((uint64_t)arg[1] << 32) | arg[2]), r;
-
-	if (!user_range_ok(arg[3], 8))
-		return -EFAULT;
-	r = do_lseek((int)arg[0], off, arg[4]);
-	if (r < 0)
-		return (long)r;
-	return copy_to_user(arg[3], &r, sizeof(r)) ? -EFAULT : 0;
-}
-
-/* ---- pread64, pwrite64: (fd, buf, count, offset low, offset high) ---- */
-
-static long do_prw(const uint32_t *arg, bool write)
-{
-	long long off = (long long)(((uint64_t)arg[4] << 32) | arg[3]);
-	uint64_t pos = (uint64_t)off;
-
-	if (off < 0)
-		return -EINVAL;
-	return user_rw(current->files, (int)arg[0], write, arg[1], arg[2], &pos);
-}
-
-SYSCALL(SYS_pread64, pread64)
-{
-	return do_prw(arg, false);
-}
-
-SYSCALL(SYS_pwrite64, pwrite64)
-{
-	return do_prw(arg, true);
-}
-
-/* ---- sendfile: file to file through the kernel ---- */
-
-static long do_sendfile(int out_fd, int in_fd, uint32_t uoff, bool off64, size_t count)
-{
-	struct file *in = fd_get(current->files, in_fd), *out = fd_get(current->files, out_fd);
-	char buf[SENDFILE_CHUNK];
-	uint64_t pos = 0;
-	long done = 0, r = 0;
-
-	if (!in || !out || !(in->mode & FMODE_READ) || !(out->mode & FMODE_WRITE))
-		r = -EBADF;
-	else if (out->flags & O_APPEND)
-		r = -EINVAL;            /* Linux refuses an O_APPEND output */
-	else if (uoff) {
-		uint32_t w[2] = { 0, 0 };
-		if (copy_from_user(w, uoff, off64 ? 8 : 4))
-			r = -EFAULT;
-		pos = ((uint64_t)w[1] << 32) | w[0];
-		if (r == 0 && (long long)pos < 0)
-			r = -EINVAL;
-	}
-	if (count > MAX_RW_COUNT)
-		count = MAX_RW_COUNT;
-	while (r == 0 && (size_t)done < count) {
-		struct iobuf kb = { (uintptr_t)buf, false };
-		size_t k = count - (size_t)done < sizeof(buf) ? count - (size_t)done : sizeof(buf);
-		long got = file_rw(in, false, kb, k, uoff ? &pos : NULL), put;
-
-		if (got <= 0) {
-			r = got;
-			break;
-		}
-		kb.addr = (uintptr_t)buf;
-		put = file_rw(out, true, kb, (size_t)got, NULL);
-		if (put < 0) {
-			r = put;
-			break;
-		}
-		done += put;
-		if (put < got)
-			break;
-	}
-	if (uoff && (done > 0 || r == 0)) {
-		uint32_t w[2] = { (uint32_t)pos, (uint32_t)(pos >> 32) };
-		if (copy_to_user(uoff, w, off64 ? 8 : 4) && done == 0)
-			r = -EFAULT;
-	}
-	if (in)
-		file_put(in);
-	if (out)
-		file_put(out);
-	return done > 0 ? done : r;
-}
-
-SYSCALL(SYS_sendfile, sendfile)
-{
-	return do_sendfile((int)arg[0], (int)arg[1], arg[2], false, arg[3]);
-}
-
-SYSCALL(SYS_sendfile64, sendfile64)
-{
-	return do_sendfile((int)arg[0], (int)arg[1], arg[2], true, arg[3]);
-}
-
 /* ---- the system calls: the calling task's fd table ---- */
 
 SYSCALL(SYS_read, read)
@@ -379,12 +245,7 @@ SYSCALL(SYS_write, write)
 	return do_write(current->files, (int)arg[0], arg[1], arg[2]);
 }
 
-SYSCALL(SYS_readv, readv)
-{
-	return do_rwv(current->files, (int)arg[0], false, arg[1], (int)arg[2]);
-}
-
 SYSCALL(SYS_writev, writev)
 {
-	return do_writev(current->files, (int)arg[0], arg[1], (int)arg[2]);
+	return do_rwv(current->files, (int)arg[0], true, arg[1], (int)arg[2]);
 }

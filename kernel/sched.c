@@ -518,7 +518,7 @@ void timers_run(void)
 			wake_up_task(t);
 	}
 	spin_unlock(&timer_lock);
-	itimers_run();
+	linux_timers_run();
 }
 
 uint64_t sched_switches(int cpu)

@@ -36,7 +36,7 @@ void schedule(void);
 void sched_yield(void);
 /* Makes a sleeping task runnable (true if it was asleep). A stopped task
  * (TASK_STOPPED) is not asleep: only wake_up_stopped, for SIGCONT and
- * SIGKILL (kernel/jobctl.c), makes it run. */
+ * SIGKILL (compat/linux/jobctl.c), makes it run. */
 bool wake_up_task(struct task *t);
 bool wake_up_stopped(struct task *t);
 /* Puts a new task on a run queue. */

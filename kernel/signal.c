@@ -5,9 +5,9 @@
  * The shape is Linux 2.6's kernel/signal.c, cut down to what abi.md
  * section 7 asks: a pending set is a bit mask with a few siginfo slots
  * (a second standard signal merges with the first, whose siginfo is
- * kept), job control in kernel/jobctl.c. A sleeping call interrupted by
+ * kept), job control in compat/linux/jobctl.c. A sleeping call interrupted by
  * a signal returns -EINTR or is made again, as Linux decides it
- * (SA_RESTART, kernel/restart.h).
+ * (SA_RESTART, compat/linux/restart.h).
  *
  * The life of a signal:
  *   send:    kill/tgkill/a fault/an exiting child sets a bit in a pending
@@ -25,8 +25,6 @@
  *            rt_sigreturn. */
 #include "kernel/signal.h"
 #include "kernel/panic.h"
-#include "kernel/jobctl.h"
-#include "kernel/personality.h"
 #include "kernel/exit.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -34,7 +32,6 @@
 #include "kernel/mm/kmem.h"
 #include "arch/i386/irqflags.h"
 #include "arch/i386/signal_frame.h"
-#include "arch/i386/syscall_restart.h"
 #include "arch/i386/trapframe.h"
 #include "lib/string.h"
 
@@ -141,15 +138,73 @@ int signals_exec_reset(struct task *t)
 	return err;
 }
 
+/* ---- taking pending signals (do_signal and rt_sigtimedwait) ---- */
+
+/* The lowest-numbered signal of a non-empty set (bit sig-1), one 32-bit
+ * half at a time: no libgcc call for a 64-bit count. */
+static int lowest_signal(uint64_t set)
+{
+	uint32_t lo = (uint32_t)set;
+
+	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
+}
+
+/* Takes the next signal to deliver off its set, with its siginfo, or
+ * returns 0. SIGKILL first: when a group is being torn down
+ * (do_group_exit sends it to every other thread) no handler should run
+ * before it. Then, as Linux's dequeue_signal, the task's own set before
+ * the group's, lowest number first. sighand->lock held. */
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+				 uint64_t allowed, struct ksiginfo *info)
+{
+	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
+
+	ASSERT(spin_held(&sh->lock));
+	for (int i = 0; i < 2; i++) {
+		if (sets[i]->signals & allowed & SIGMASK(SIGKILL)) {
+			sigpending_collect(sets[i], SIGKILL, info);
+			return SIGKILL;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		uint64_t ready = sets[i]->signals & allowed;
+		if (ready) {
+			int sig = lowest_signal(ready);
+			sigpending_collect(sets[i], sig, info);
+			return sig;
+		}
+	}
+	return 0;
+}
+
+int signal_dequeue(uint64_t set, struct ksiginfo *info)
+{
+	struct sighand *sh = current->sighand;
+	uint32_t flags;
+	int sig;
+
+	if (!sh)
+		return 0;
+	flags = spin_lock_irqsave(&sh->lock);
+	sig = dequeue_signal_locked(current, sh, set, info);
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return sig;
+}
+
 /* ---- actions ---- */
 
 /* Signals whose default action is to do nothing: Linux's
  * SIG_KERNEL_IGNORE_MASK (SIGCHLD, SIGCONT, SIGURG, SIGWINCH); SIGCONT's
- * work is done when it is sent (kernel/jobctl.c). The four stop signals
+ * work is done when it is sent (compat/linux/jobctl.c). The four stop signals
  * stop the group (jobctl_do_stop). Every other signal's default ends the
  * thread group (sig_kernel_only/coredump alike: no core files here). */
 #define SIG_DEFAULT_IGNORE (SIGMASK(SIGCHLD) | SIGMASK(SIGCONT) | \
 	SIGMASK(SIGURG) | SIGMASK(SIGWINCH))
+
+bool sig_is_stop(int sig)
+{
+	return sig >= 1 && sig <= SIG_MAX && (SIG_STOP_SIGNALS & SIGMASK(sig));
+}
 
 static bool action_ignores(const struct k_sigaction *ka, int sig)
 {
@@ -203,7 +258,7 @@ bool signal_pending(struct task *t)
 
 	if (!sh)
 		return false;           /* kernel threads take no signals */
-	if (__atomic_load_n(&t->jobstop, __ATOMIC_RELAXED) == JOBSTOP_PENDING)
+	if (linux_jobstop_pending(t))
 		return true;            /* to stop, on the way to user mode */
 	pending = read_set(&t->pending.signals) | read_set(&sh->shared_pending.signals);
 	return pending && (pending & ~read_set(&t->blocked)) != 0;
@@ -345,7 +400,7 @@ int send_signal_task_info(struct task *t, const struct ksiginfo *info)
 	if (sig < 1 || sig > SIG_MAX || !sh)
 		return 0;
 	flags = spin_lock_irqsave(&sh->lock);
-	jobctl_prepare_signal_locked(t, sh, sig);
+	linux_signal_prepare_locked(t, sh, sig);
 	wake = queue_signal_locked(sh, &t->pending, t, info) && !(t->blocked & SIGMASK(sig));
 	/* A stopped thread wakes for SIGKILL whatever its group's stop
 	 * state says (jobctl_stop_self then sees the signal and lets go):
@@ -390,7 +445,7 @@ int send_signal_group_info(struct task *g, const struct ksiginfo *info)
 		return 0;               /* a dead group: Linux also says 0 */
 
 	flags = spin_lock_irqsave(&sh->lock);
-	jobctl_prepare_signal_locked(t, sh, sig);
+	linux_signal_prepare_locked(t, sh, sig);
 	if (sig == SIGKILL) {
 		/* Linux's complete_signal for a fatal signal: into every
 		 * thread's own set. sh->shared_pending is also a CLONE_SIGHAND
@@ -521,21 +576,19 @@ void do_signal(struct trapframe *tf)
 	if (!sh) {
 		/* A kernel thread: nothing to deliver, and no mask to put
 		 * back (return_to_user_prepare must not come again for it). */
-		t->restore_sigmask = false;
+		linux_saved_sigmask_take(t, &oldmask);
 		return;
 	}
 	/* Writing the frame may fault and allocate (demand paging of the
 	 * stack): interrupts on. No lock is held on the way to user mode. */
 	local_irq_enable();
-	if (t->jobstop == JOBSTOP_PENDING)
-		jobctl_stop_self();     /* the group is stopping */
+	linux_signal_stop_point();      /* the group is stopping? */
 	flags = spin_lock_irqsave(&sh->lock);
 	sig = dequeue_signal_locked(t, sh, ~t->blocked, &info);
-	t->stop_dequeued = sig_is_stop(sig);    /* Linux's JOBCTL_STOP_DEQUEUED */
+	linux_signal_dequeued_locked(t, sig);
 	/* After rt_sigsuspend the frame saves the mask from before it. */
-	restore = t->restore_sigmask;
-	oldmask = restore ? t->saved_sigmask : t->blocked;
-	t->restore_sigmask = false;
+	oldmask = t->blocked;
+	restore = linux_saved_sigmask_take(t, &oldmask);
 	if (!sig) {
 		/* Another thread took the group's signal first. */
 		t->blocked = oldmask & ~SIG_UNBLOCKABLE;
@@ -547,10 +600,13 @@ void do_signal(struct trapframe *tf)
 		sh->action[sig - 1].handler = SIG_DFL;      /* SA_ONESHOT */
 	spin_unlock_irqrestore(&sh->lock, flags);
 
+	/* A stop signal's default stops the group: job control, which is
+	 * the Linux layer's (linux_do_stop); the seed kernel has none and
+	 * the signal does nothing there. */
 	if (action_ignores(&ka, sig) || (ka.handler == SIG_DFL && sig_is_stop(sig))) {
 		signal_set_blocked(oldmask);
 		if (ka.handler == SIG_DFL && sig_is_stop(sig))
-			jobctl_do_stop(sig);
+			linux_do_stop(sig);
 		return;
 	}
 	if (ka.handler == SIG_DFL) {
@@ -565,20 +621,22 @@ void do_signal(struct trapframe *tf)
 		do_group_exit(sig);
 	}
 	/* A call this signal interrupted returns -EINTR to the handler's
-	 * caller, or is made again after it (kernel/restart.h); decided
+	 * caller, or is made again after it (compat/linux/restart.h); decided
 	 * before the frame saves %eax and %eip. */
-	syscall_restart_for_handler(tf, ka.flags & SA_RESTART);
+	linux_restart_for_handler(tf, ka.flags & SA_RESTART);
 	/* Linux: a handler without SA_SIGINFO gets the old frame (and
 	 * returns through sigreturn, 119); Spindle's own programs always
 	 * get the rt frame (abi.md section 7). */
-	if ((t->personality == PERSONALITY_LINUX && !(ka.flags & SA_SIGINFO) ?
-	     setup_frame(&info, &ka, oldmask, tf) : setup_rt_frame(&info, &ka, oldmask, tf)) < 0) {
+	if ((linux_personality(t) && !(ka.flags & SA_SIGINFO) ?
+	     linux_setup_frame(&info, &ka, oldmask, tf) :
+	     setup_rt_frame(&info, &ka, oldmask, tf)) < 0) {
 		kprintf("pid %d (%s): cannot write the frame of signal %d at esp=0x%08x: SIGSEGV\n",
 			t->tgid, t->comm, sig, tf->esp);
 		/* No frame saved the caller's mask: it is still to be put
 		 * back, by the SIGSEGV handler's frame if there is one
 		 * (Linux leaves TIF_RESTORE_SIGMASK set here too). */
-		t->restore_sigmask = restore;
+		if (restore)
+			linux_saved_sigmask_keep(t);
 		force_sigsegv(sig);
 		return;
 	}

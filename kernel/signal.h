@@ -111,7 +111,7 @@ int send_signal_group_info(struct task *t, const struct ksiginfo *info);
 /* Is t in pid 1's group, with sig's action SIG_DFL? Then kill, tgkill
  * and a child's exit signal drop sig (Linux's SIGNAL_UNKILLABLE). */
 bool signal_init_ignores(struct task *t, int sig);
-/* Makes t notice a pending signal (or a stop: kernel/jobctl.c) now: a
+/* Makes t notice a pending signal (or a stop: compat/linux/jobctl.c) now: a
  * task asleep interruptibly is woken, one running elsewhere is kicked. */
 void signal_wake(struct task *t);
 /* The same for a signal the kernel sends on its own: SI_KERNEL (Linux's
@@ -119,8 +119,12 @@ void signal_wake(struct task *t);
  * which carries exit_siginfo(). */
 int send_signal_task(struct task *t, int sig);
 int send_signal_group(struct task *t, int sig);
+/* info to every process of process group pgid (linux_pgid), or, with
+ * pgid 0, to every process but init and the caller's (kill(-1)); takes
+ * tasklist_lock. 0, or -ESRCH if none was found. */
+long kill_many(int pgid, const struct ksiginfo *info);
 /* sig (SI_KERNEL) to every process of process group pgid (the tty's
- * ^C); takes tasklist_lock. 0, or -ESRCH if the group is empty. */
+ * ^C; compat/linux/signal_linux.c). */
 long kill_pgrp(int pgid, int sig);
 /* The siginfo of zombie's exit signal (Linux's do_notify_parent):
  * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
@@ -142,6 +146,10 @@ void signal_install_action(int sig, const struct k_sigaction *act,
 			   struct k_sigaction *replaced);
 
 bool signal_pending(struct task *t);        /* deliverable now */
+/* The stop signals: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU. */
+#define SIG_STOP_SIGNALS (SIGMASK(SIGSTOP) | SIGMASK(SIGTSTP) | \
+	SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
+bool sig_is_stop(int sig);
 /* On the way back to user mode: deliver one pending signal, building a
  * handler frame on the user stack or taking the default action. */
 void do_signal(struct trapframe *tf);
@@ -166,14 +174,6 @@ int dequeue_signal_locked(struct task *t, struct sighand *sh,
 /* Takes a pending signal of set (the task's own first, lowest number
  * first) off current's pending sets, for rt_sigtimedwait; 0 if none. */
 int signal_dequeue(uint64_t set, struct ksiginfo *info);
-/* The frame's top for a signal with these sa_flags, interrupted at esp:
- * the alternate stack's top under SA_ONSTACK when one is set and not in
- * use, else esp (kernel/signal_stack.c). */
-uint32_t sigaltstack_frame_top(uint32_t esp, unsigned long sa_flags);
-/* The frame's uc_stack: the alternate stack as it is, and whether esp
- * is on it (SS_ONSTACK) (Linux's __save_altstack). */
-void sigaltstack_save(uint32_t *sp, int *flags, uint32_t *size, uint32_t esp);
-
 /* struct k_sigaction's mask as one set, and back. */
 static inline uint64_t sigaction_mask(const struct k_sigaction *ka)
 {

@@ -16,12 +16,12 @@ void exit_siginfo(const struct task *zombie, struct ksiginfo *info)
 	/* The wait status (abi.md section 3): a signal number in the low 7
 	 * bits, else the exit code in bits 8..15. No core dumps, so never
 	 * CLD_DUMPED. */
-	if (code & 0x7f) {
+	if (WTERMSIG(code)) {
 		info->code = CLD_KILLED;
-		info->status = code & 0x7f;
+		info->status = WTERMSIG(code);
 	} else {
 		info->code = CLD_EXITED;
-		info->status = (code >> 8) & 0xff;
+		info->status = WEXITSTATUS(code);
 	}
 }
 

@@ -1,5 +1,6 @@
 /* kernel/signal_syscalls.c - the signal system calls of abi.md section 3:
- * rt_sigaction, rt_sigprocmask, kill, tgkill and (section 9) tkill. They check and copy
+ * rt_sigaction, rt_sigprocmask, kill and tgkill (tkill is the Linux
+ * layer's: compat/linux/signal_linux.c). They check and copy
  * their arguments and call kernel/signal.c, which owns the pending sets;
  * rt_sigreturn unwinds a frame of arch/i386/signal_frame.c and lives
  * there. What a sender puts in the siginfo is Linux's: kill() says
@@ -131,7 +132,7 @@ static long kill_group(int pid, const struct ksiginfo *info)
  * kill(-1)" of a thread bomb (docs/reliability.md). Now it is one step a
  * task. Both the numbering and the walk are under tasklist_lock; a task
  * made later copies a number no later call uses. */
-static long kill_many(int pgid, const struct ksiginfo *info)
+long kill_many(int pgid, const struct ksiginfo *info)
 {
 	static uint32_t kill_seq;
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
@@ -145,7 +146,7 @@ static long kill_many(int pgid, const struct ksiginfo *info)
 		if (!t->sighand || !task_alive(t) || t->group_leader->kill_seq == kill_seq)
 			continue;
 		t->group_leader->kill_seq = kill_seq;
-		if (pgid ? t->pgid != pgid :
+		if (pgid ? linux_pgid(t) != pgid :
 			   t->tgid <= 1 || t->tgid == current->tgid)
 			continue;
 		count++;
@@ -156,18 +157,6 @@ static long kill_many(int pgid, const struct ksiginfo *info)
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return count ? 0 : -ESRCH;
-}
-
-long kill_pgrp(int pgid, int sig)
-{
-	struct ksiginfo info;
-
-	if (pgid <= 0)
-		return -ESRCH;
-	memset(&info, 0, sizeof(info));
-	info.signo = sig;
-	info.code = SI_KERNEL;      /* as Linux's tty signals (__kill_pgrp_info) */
-	return kill_many(pgid, &info);
 }
 
 /* kill(pid, sig): pid > 0 one process, 0 the caller's process group,
@@ -183,7 +172,8 @@ SYSCALL(SYS_kill, kill)
 	if (pid > 0)
 		return kill_group(pid, &info);
 	if (pid == 0)
-		return current->pgid ? kill_many(current->pgid, &info) : kill_group(0, &info);
+		return linux_pgid(current) ? kill_many(linux_pgid(current), &info)
+					   : kill_group(0, &info);
 	if (pid == -1)
 		return kill_many(0, &info);
 	if (pid == -2147483647 - 1) /* -pid would overflow: Linux says ESRCH */
@@ -209,30 +199,6 @@ SYSCALL(SYS_tgkill, tgkill)
 	if (!t || t->tgid != tgid || t->state == TASK_DEAD)
 		err = -ESRCH;
 	else if (sig && !signal_init_ignores(t, sig))
-		send_signal_task_info(t, &info);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return err;
-}
-
-/* tkill(tid, sig): tgkill without the group check, which is why tgkill
- * replaced it (a recycled tid may name a stranger); glibc's raise() of
- * old used it, and it is still there in Linux 6.1. */
-SYSCALL(SYS_tkill, tkill)
-{
-	int tid = (int)arg[0], sig = (int)arg[1];
-	struct ksiginfo info;
-	uint32_t flags;
-	struct task *t;
-	long err = 0;
-
-	if (tid <= 0 || !valid_signal(sig))
-		return -EINVAL;
-	sender_siginfo(sig, SI_TKILL, &info);
-	flags = spin_lock_irqsave(&tasklist_lock);
-	t = task_find(tid);
-	if (!t || t->state == TASK_DEAD)
-		err = -ESRCH;
-	else if (sig)
 		send_signal_task_info(t, &info);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return err;

@@ -1,4 +1,5 @@
-/* kernel/sys.c - the small identity, scheduling and machine calls. */
+/* kernel/sys.c - the small identity and scheduling calls of abi.md
+ * section 3 (the Linux layer's are in compat/linux/sys_linux.c). */
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -38,101 +39,4 @@ SYSCALL(SYS_sched_yield, sched_yield)
 {
 	sched_yield();
 	return 0;
-}
-
-/* ---- CPU affinity: Linux's sched_setaffinity(2) / sched_getaffinity(2).
- * A mask is an array of bytes, bit i of byte i/8 = CPU i; Spindle's CPUs
- * fit in one 32-bit word, Linux's cpumask_size() on an i386 kernel with
- * NR_CPUS <= 32. pid 0 is the caller; any other is a thread id. */
-#define CPUMASK_SIZE 4
-
-/* The task named by pid, or NULL (tasklist_lock held). Kernel threads
- * (and the idle tasks, tid 0) have no user-settable affinity. */
-static struct task *affinity_task_locked(int pid)
-{
-	struct task *t = pid == 0 ? current : task_find(pid);
-
-	ASSERT(spin_held(&tasklist_lock));
-	return t && t->state != TASK_DEAD ? t : NULL;
-}
-
-SYSCALL(SYS_sched_setaffinity, sched_setaffinity)
-{
-	int pid = (int)arg[0];
-	uint32_t len = arg[1], mask = 0, flags;
-	struct task *t;
-	long err = 0;
-
-	/* As Linux's get_user_cpu_mask: a shorter mask is zero-extended,
-	 * a longer one's extra bytes (CPUs that cannot exist) ignored. */
-	if (copy_from_user(&mask, arg[2], len < CPUMASK_SIZE ? len : CPUMASK_SIZE))
-		return -EFAULT;
-	mask &= CPU_MASK_ALL;
-	flags = spin_lock_irqsave(&tasklist_lock);
-	if (!(t = affinity_task_locked(pid)))
-		err = -ESRCH;
-	else if (!t->mm)
-		err = -EINVAL;          /* Linux: PF_NO_SETAFFINITY */
-	else if (!(mask & sched_online_mask()))
-		err = -EINVAL;          /* no CPU it could run on */
-	else
-		sched_set_allowed(t, mask);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	return err;
-}
-
-SYSCALL(SYS_sched_getaffinity, sched_getaffinity)
-{
-	int pid = (int)arg[0];
-	uint32_t len = arg[1], mask = 0, flags;
-	struct task *t;
-
-	/* Linux: room for every possible CPU, in whole longs. */
-	if (len * 8 < (uint32_t)__builtin_popcount(sched_online_mask()) || len & (sizeof(long) - 1))
-		return -EINVAL;
-	flags = spin_lock_irqsave(&tasklist_lock);
-	if ((t = affinity_task_locked(pid)))
-		mask = t->cpus_allowed & sched_online_mask();
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	if (!t)
-		return -ESRCH;
-	if (copy_to_user(arg[2], &mask, CPUMASK_SIZE))
-		return -EFAULT;
-	return CPUMASK_SIZE;            /* the bytes written, as Linux */
-}
-
-/* set_tid_address(tidptr): Linux's clear_child_tid for the caller, as
- * CLONE_CHILD_CLEARTID sets it for a child: when this task releases its
- * address space, 0 is written at tidptr and one waiter woken there
- * (kernel/exit.c release_user_vm_lock). glibc's start-up calls it for
- * the main thread. Returns the caller's TID; tidptr is not checked now
- * (a fault at exit is ignored). */
-SYSCALL(SYS_set_tid_address, set_tid_address)
-{
-	current->user_vm_lock = (uint32_t *)arg[0];
-	current->user_vm_lock_wake = arg[0] != 0;
-	return current->tid;
-}
-
-/* sysinfo(info): uptime, memory in bytes (mem_unit 1), and the number of
- * tasks (Linux counts threads too). No swap, no high memory, and no load
- * average: Spindle does not compute one, so the loads are 0. */
-SYSCALL(SYS_sysinfo, sysinfo)
-{
-	struct sysinfo si;
-	struct list *pos;
-	uint32_t flags;
-	int n = 0;
-
-	memset(&si, 0, sizeof(si));
-	si.uptime = (long)(clock_ns() / 1000000000ull);
-	si.totalram = (unsigned long)pmm_total_frames() * PAGE_SIZE;
-	si.freeram = (unsigned long)pmm_free_frames() * PAGE_SIZE;
-	si.mem_unit = 1;
-	flags = spin_lock_irqsave(&tasklist_lock);
-	list_for_each(pos, &all_tasks)
-		n++;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
-	si.procs = (unsigned short)(n > 0xffff ? 0xffff : n);
-	return copy_to_user(arg[0], &si, sizeof(si)) ? -EFAULT : 0;
 }

@@ -5,8 +5,9 @@
 #include "kernel/task.h"
 
 extern const struct syscall_desc __syscalls_start[], __syscalls_end[];
+extern const struct syscall_desc __syscalls_linux_start[], __syscalls_linux_end[];
 
-static const struct syscall_desc *table[NR_SYSCALLS];   /* names, for syscall_name */
+static const struct syscall_desc *table[NR_SYSCALLS];   /* who claimed each number */
 syscall_fn syscall_table[NR_SYSCALLS];
 
 /* Every number without a handler: "not implemented", never faked. */
@@ -16,11 +17,10 @@ long sys_ni_syscall(const uint32_t *arg)
 	return -ENOSYS;
 }
 
-void syscall_init(void)
+/* Enters one section's calls (the core's, the Linux layer's). */
+static void install(const struct syscall_desc *d, const struct syscall_desc *end)
 {
-	for (unsigned nr = 0; nr < NR_SYSCALLS; nr++)
-		syscall_table[nr] = sys_ni_syscall;
-	for (const struct syscall_desc *d = __syscalls_start; d < __syscalls_end; d++) {
+	for (; d < end; d++) {
 		if (d->nr >= NR_SYSCALLS)
 			panic("syscall %s: number %u out of range", d->name, d->nr);
 		if (table[d->nr])
@@ -31,7 +31,10 @@ void syscall_init(void)
 	}
 }
 
-const char *syscall_name(unsigned nr)
+void syscall_init(void)
 {
-	return nr < NR_SYSCALLS && table[nr] ? table[nr]->name : NULL;
+	for (unsigned nr = 0; nr < NR_SYSCALLS; nr++)
+		syscall_table[nr] = sys_ni_syscall;
+	install(__syscalls_start, __syscalls_end);
+	install(__syscalls_linux_start, __syscalls_linux_end);
 }

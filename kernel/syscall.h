@@ -41,13 +41,22 @@ struct syscall_desc {
 		{ (nr_), #name, sys_##name }; \
 	static long sys_##name(const uint32_t *arg __attribute__((unused)))
 
+/* The Linux layer's calls (compat/linux/, abi.md section 9) are defined
+ * the same way with LINUX_SYSCALL, into a section of their own: the seed
+ * kernel does not link them, and a core file never uses the macro. */
+#define LINUX_SYSCALL(nr_, name) \
+	static long sys_##name(const uint32_t *arg __attribute__((unused))); \
+	static const struct syscall_desc syscall_desc_##name \
+		__attribute__((section(".syscalls.linux"), used, aligned(4))) = \
+		{ (nr_), #name, sys_##name }; \
+	static long sys_##name(const uint32_t *arg __attribute__((unused)))
+
 /* syscall_table[nr] is the handler of nr, sys_ni_syscall where nobody
  * defined one; syscall_entry (arch/i386/vectors.S) calls through it. */
 extern syscall_fn syscall_table[NR_SYSCALLS];
 long sys_ni_syscall(const uint32_t *arg);
 
 void syscall_init(void);
-const char *syscall_name(unsigned nr);
 #endif /* !__ASSEMBLER__ */
 
 #endif

@@ -11,11 +11,13 @@
 #include "kernel/task.h"
 #include "kernel/sched.h"
 #include "kernel/exit.h"
+#include "kernel/task_cache.h"
 #include "kernel/panic.h"
 #include "kernel/mm/kmem.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"
 #include "arch/i386/process.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 #define PID_MAX 32768
@@ -46,22 +48,40 @@ static void task_init_links(struct task *t)
 	t->group_leader = t;
 }
 
+/* What makes t cpu's idle task, the boot CPU's and each AP's alike:
+ * tid 0, never hashed, never exits, runs when nothing else can. */
+static void idle_task_setup(struct task *t, int cpu)
+{
+	snprintf(t->comm, sizeof(t->comm), "idle%d", cpu);
+	t->tid = t->tgid = 0;
+	t->state = TASK_RUNNING;
+	t->exit_signal = -1;
+	t->cpu = cpu;
+	t->ti->cpu = cpu;
+	t->thread.esp0 = (uint32_t)t->ti + KSTACK_SIZE;
+}
+
 void task_init(void)
 {
 	struct task *t = &boot_task;
 
 	objcache_init(&task_struct_cachep, "task", sizeof(struct task), 64);
 
-	/* kmain's own context becomes a task: cpu0's idle task (tid 0). */
+	/* kmain's own context becomes a task: cpu0's idle task. */
 	t->ti = current_thread_info();
 	t->ti->task = t;
-	t->tid = t->tgid = 0;
-	strlcpy(t->comm, "idle0", sizeof(t->comm));
-	t->state = TASK_RUNNING;
 	task_init_links(t);
-	t->exit_signal = -1;
-	rlimit_init_defaults(t->rlim);
-	t->thread.esp0 = (uint32_t)t->ti + KSTACK_SIZE;
+	linux_task_init(t);
+	idle_task_setup(t, 0);
+}
+
+struct task *idle_task_create(int cpu)
+{
+	struct task *t = task_alloc();
+
+	if (t)
+		idle_task_setup(t, cpu);
+	return t;
 }
 
 struct task *task_alloc(void)
@@ -85,7 +105,7 @@ struct task *task_alloc(void)
 	memset(t, 0, sizeof(*t));
 	memset(ti, 0, sizeof(*ti));
 	ti->task = t;
-	rlimit_init_defaults(t->rlim);
+	linux_task_init(t);
 	ti->magic = THREAD_INFO_MAGIC;
 	t->ti = ti;
 	task_init_links(t);
@@ -96,7 +116,7 @@ struct task *task_alloc(void)
 void task_free(struct task *t)
 {
 	ASSERT(t != current);
-	itimer_cancel(t);
+	linux_task_free(t);
 	if (t->ti->magic != THREAD_INFO_MAGIC)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
 	fpu_release(t);                 /* a child abandoned by clone */
@@ -106,12 +126,13 @@ void task_free(struct task *t)
 
 void task_poison_parked(struct task *t)
 {
-	/* Everything after mm: until the task has switched away for good
-	 * the scheduler still reads the fields above (state, on_cpu, ctx,
-	 * ti, the run and timer links), and switch_to reads mm (NULL by
-	 * now: exit_mm). */
+	/* Everything after mm up to the layer's part: until the task has
+	 * switched away for good the scheduler still reads the fields above
+	 * (state, on_cpu, ctx, ti, the run and timer links), switch_to reads
+	 * mm (NULL by now: exit_mm), and task_free hands lx to the layer. */
 	ASSERT(t->mm == NULL);
-	memset(&t->files, POISON_FREE, sizeof(*t) - __builtin_offsetof(struct task, files));
+	memset(&t->files, POISON_FREE,
+	       __builtin_offsetof(struct task, lx) - __builtin_offsetof(struct task, files));
 }
 
 /* Allocates a free id and enters t under it; tasklist_lock held. */

@@ -1,6 +1,7 @@
-/* kernel/time.c - the clocks and the sleeps (abi.md sections 3 and 9):
- * nanosleep, clock_gettime, clock_getres, clock_nanosleep (each also as
- * the *_time64 call with a struct timespec64), gettimeofday and time.
+/* kernel/time.c - the clocks and the sleeps of abi.md section 3:
+ * nanosleep and clock_gettime. The Linux layer adds (section 9,
+ * compat/linux/time_linux.c) clock_getres, clock_nanosleep, the
+ * *_time64 calls with a struct timespec64, gettimeofday and time.
  *
  * CLOCK_MONOTONIC is the TSC clock since boot (clock_ns); CLOCK_REALTIME
  * adds the CMOS clock's reading at boot (nothing sets the time, so the
@@ -8,15 +9,13 @@
  * suspend here) read as MONOTONIC, and the _COARSE clocks are the same
  * clocks reported at the tick's resolution. The CPU-time clocks
  * CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (glibc's clock()
- * reads the first) can be read, at the tick's resolution
- * (kernel/cputime.c), but not slept on: -EINVAL there, as for any clock
+ * reads the first) can be read, at the tick's resolution, where the Linux
+ * layer keeps CPU time (compat/linux/cputime.c), but not slept on: -EINVAL there, as for any clock
  * Spindle does not have (Linux sleeps on the process clock). */
 #include "kernel/clock.h"
-#include "kernel/cputime.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "kernel/time.h"
 #include "arch/i386/rtc.h"
@@ -29,7 +28,7 @@ void time_init(void)
 	boot_epoch_ns = rtc_read_epoch() * NSEC_PER_SEC;
 }
 
-/* CLOCK_REALTIME in ns (file times: kernel/fs/inode.c). */
+/* CLOCK_REALTIME in ns (file times: compat/linux/fs/inode.c). */
 uint64_t clock_realtime_ns(void)
 {
 	return boot_epoch_ns + clock_ns();
@@ -116,7 +115,7 @@ uint64_t clock_to_monotonic(int clk, uint64_t ns)
 /* Sleeps until the CLOCK_MONOTONIC time deadline or a signal: the
  * nanoseconds that were left (0: the whole sleep). Another wake-up (not
  * the timer's nor a signal's) sleeps again: only those two end a sleep. */
-static uint64_t sleep_until(uint64_t deadline)
+uint64_t sleep_until(uint64_t deadline)
 {
 	for (;;) {
 		uint64_t now = clock_ns();
@@ -130,40 +129,12 @@ static uint64_t sleep_until(uint64_t deadline)
 	}
 }
 
-/* A relative sleep a signal cut short: what was left goes to urem (if
- * not 0), and the sleep's deadline to the restart block, so that made
- * again after a stop it ends when it would have (Linux's
- * hrtimer_nanosleep_restart); a handler gets -EINTR (kernel/restart.h). */
-static long nanosleep_restart(struct restart_block *rb);
-
-static long nanosleep_interrupted(uint64_t deadline, uint64_t left, uint32_t urem, bool time64)
-{
-	struct restart_block *rb;
-
-	if (urem && timespec_to_user(urem, time64, left) < 0)
-		return -EFAULT;
-	rb = restart_block_set(nanosleep_restart, deadline);
-	rb->arg[0] = urem;
-	rb->arg[1] = time64;
-	return -ERESTART_RESTARTBLOCK;
-}
-
-static long nanosleep_restart(struct restart_block *rb)
-{
-	uint64_t deadline = rb->deadline, left;
-	uint32_t urem = rb->arg[0];
-	bool time64 = rb->arg[1];
-
-	left = sleep_until(deadline);
-	return left ? nanosleep_interrupted(deadline, left, urem, time64) : 0;
-}
-
 /* nanosleep and the clock_nanosleeps: a relative or absolute sleep on
  * clock clk. Interrupted by a signal, a relative one writes what was
  * left to urem and either returns -EINTR (a handler ran) or goes on
  * sleeping to the same deadline (a stop and SIGCONT); an absolute one
  * is simply made again (-ERESTARTNOHAND). As Linux. */
-static long do_nanosleep(int clk, bool abs, uint32_t ureq, uint32_t urem, bool time64)
+long do_nanosleep(int clk, bool abs, uint32_t ureq, uint32_t urem, bool time64)
 {
 	uint64_t ns, deadline, left;
 	int err;
@@ -177,8 +148,12 @@ static long do_nanosleep(int clk, bool abs, uint32_t ureq, uint32_t urem, bool t
 	if (left == 0)
 		return 0;
 	if (abs)
-		return -ERESTARTNOHAND;
-	return nanosleep_interrupted(deadline, left, urem, time64);
+		return EINTR_RESTARTNOHAND;
+	if (urem && timespec_to_user(urem, time64, left) < 0)
+		return -EFAULT;
+	/* The Linux layer makes the call again after a stop, to the same
+	 * deadline; the seed kernel says -EINTR. */
+	return linux_nanosleep_interrupted(deadline, urem, time64);
 }
 
 SYSCALL(SYS_nanosleep, nanosleep)
@@ -186,89 +161,18 @@ SYSCALL(SYS_nanosleep, nanosleep)
 	return do_nanosleep(CLOCK_MONOTONIC, false, arg[0], arg[1], false);
 }
 
-/* clock_nanosleep(clk, flags, req, rem): flags TIMER_ABSTIME or 0 (other
- * bits are ignored, as Linux). */
-SYSCALL(SYS_clock_nanosleep, clock_nanosleep)
-{
-	return do_nanosleep((int)arg[0], arg[1] & TIMER_ABSTIME, arg[2], arg[3], false);
-}
-
-SYSCALL(SYS_clock_nanosleep_time64, clock_nanosleep_time64)
-{
-	return do_nanosleep((int)arg[0], arg[1] & TIMER_ABSTIME, arg[2], arg[3], true);
-}
-
-static bool clock_is_cputime(int clk)
-{
-	return clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID;
-}
-
-static long do_gettime(int clk, uint32_t uts, bool time64)
+/* clock_gettime(clk, ts): CLOCK_REALTIME, CLOCK_MONOTONIC and the
+ * others of clock_valid; the Linux layer adds the CPU-time clocks. */
+long do_clock_gettime(int clk, uint32_t uts, bool time64)
 {
 	uint64_t now;
-	int err = 0;
 
-	if (clock_is_cputime(clk))
-		now = cputime_ns(clk == CLOCK_THREAD_CPUTIME_ID);
-	else
-		err = clock_now(clk, &now);
-
-	return err < 0 ? err : timespec_to_user(uts, time64, now);
+	if (clock_now(clk, &now) < 0 && !linux_cputime_clock(clk, &now))
+		return -EINVAL;
+	return timespec_to_user(uts, time64, now);
 }
 
 SYSCALL(SYS_clock_gettime, clock_gettime)
 {
-	return do_gettime((int)arg[0], arg[1], false);
-}
-
-SYSCALL(SYS_clock_gettime64, clock_gettime64)
-{
-	return do_gettime((int)arg[0], arg[1], true);
-}
-
-/* The resolution: 1 ns for the TSC clocks (Linux's hrtimer clocks say
- * the same), one tick for the _COARSE ones. res may be NULL. */
-static long do_getres(int clk, uint32_t ures, bool time64)
-{
-	uint64_t res = (clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE ||
-			clock_is_cputime(clk)) ? NSEC_PER_SEC / HZ : 1;
-
-	if (!clock_valid(clk) && !clock_is_cputime(clk))
-		return -EINVAL;
-	return ures ? timespec_to_user(ures, time64, res) : 0;
-}
-
-SYSCALL(SYS_clock_getres, clock_getres)
-{
-	return do_getres((int)arg[0], arg[1], false);
-}
-
-SYSCALL(SYS_clock_getres_time64, clock_getres_time64)
-{
-	return do_getres((int)arg[0], arg[1], true);
-}
-
-/* gettimeofday(tv, tz): either may be NULL; the time zone is UTC's
- * (struct timezone: minutes west 0, no DST). */
-SYSCALL(SYS_gettimeofday, gettimeofday)
-{
-	uint64_t now = clock_ns() + boot_epoch_ns;
-	struct timeval tv = { (long)(now / NSEC_PER_SEC), (long)(now % NSEC_PER_SEC / 1000) };
-	int tz[2] = { 0, 0 };
-
-	if (arg[0] && copy_to_user(arg[0], &tv, sizeof(tv)))
-		return -EFAULT;
-	if (arg[1] && copy_to_user(arg[1], tz, sizeof(tz)))
-		return -EFAULT;
-	return 0;
-}
-
-/* time(tloc): the seconds since 1970, also stored at tloc if not NULL. */
-SYSCALL(SYS_time, time)
-{
-	long secs = (long)((clock_ns() + boot_epoch_ns) / NSEC_PER_SEC);
-
-	if (arg[0] && copy_to_user(arg[0], &secs, sizeof(secs)))
-		return -EFAULT;
-	return secs;
+	return do_clock_gettime((int)arg[0], arg[1], false);
 }

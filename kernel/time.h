@@ -20,6 +20,13 @@ int timespec_to_user(uint32_t uts, bool time64, uint64_t ns);
 int clock_now(int clk, uint64_t *ns);
 /* An absolute time of clock clk, as a CLOCK_MONOTONIC time. */
 uint64_t clock_to_monotonic(int clk, uint64_t ns);
+/* Sleeps until the CLOCK_MONOTONIC time deadline or a signal: the ns
+ * that were left (0: the whole sleep). */
+uint64_t sleep_until(uint64_t deadline);
+/* nanosleep, absolute (TIMER_ABSTIME) or not, on clock clk; and
+ * clock_gettime (kernel/time.c). */
+long do_nanosleep(int clk, bool abs, uint32_t ureq, uint32_t urem, bool time64);
+long do_clock_gettime(int clk, uint32_t uts, bool time64);
 /* a + b, or TIME_NS_MAX when that would overflow. */
 uint64_t time_add_sat(uint64_t a, uint64_t b);
 

@@ -1,44 +1,30 @@
-/* kernel/wait.c - wait4, waitpid and waitid: reaping zombies.
+/* kernel/wait.c - wait4 and waitpid: reaping zombies (waitid is the
+ * Linux layer's, compat/linux/waitid.c, on the same do_wait).
  *
  * A parent waits for its children, and, as on Linux, for the children of
  * every task of its thread group. Which children a call may reap:
  *   pid > 0: that one; pid == -1: any; pid == 0: any in the caller's
- *   process group; pid < -1: any in process group -pid (waitid says the
- *   same with P_PID, P_ALL and P_PGID: struct wait_target). A child
+ *   process group; pid < -1: any in process group -pid (process groups
+ *   are the Linux layer's: linux_pgid; struct wait_target). A child
  *   whose exit signal is not SIGCHLD is a "clone child": only
  *   __WCLONE or __WALL wait for it; a detached child (exit signal -1,
  *   CLONE_DETACHED) is never waited for and does not count: with only
  *   detached children wait4 returns -ECHILD at once (abi.md section 4).
  * A struct rusage asked for gets the reaped child's CPU time and its
- * children's (kernel/cputime.c; the other fields are 0), and the child's
+ * children's, as the Linux layer keeps them (compat/linux/cputime.c;
+ * the other fields are 0; all 0 in the seed kernel), and the child's
  * time goes to the caller's cutime/cstime. */
 #include "kernel/wait.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/restart.h"
 #include "kernel/task.h"
 #include "kernel/exit.h"
-#include "kernel/cputime.h"
-#include "kernel/jobctl.h"
 #include "arch/i386/uaccess.h"
 #include "arch/i386/irqflags.h"
 
-#define __WNOTHREAD 0x20000000
 #define WAIT_OPTIONS (WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL)
-
-/* What do_wait found: a zombie (not yet reaped) or a live child with a
- * stop or continue to report; status is the wait status either way. */
-struct wait_found {
-	struct task *c;
-	int tid;
-	int status;
-	bool zombie;
-	/* A zombie's CPU time for the rusage (user, system ticks), read
-	 * under tasklist_lock: with WNOWAIT nothing keeps c alive after. */
-	uint32_t ticks[2];
-};
 
 void notify_parent_locked(struct task *zombie)
 {
@@ -54,18 +40,11 @@ void notify_parent_locked(struct task *zombie)
 	wake_up(&parent->group_leader->wait_chldexit);
 }
 
-/* Which children a wait is for: pid > 0, that one; else pgid > 0, those
- * of that process group; else any. (Not wait4's one signed pid, where
- * -1 means "any" and so could not name process group 1.) */
-struct wait_target {
-	int pid, pgid;
-};
-
 static bool eligible(const struct task *c, const struct wait_target *w, uint32_t options)
 {
 	if (w->pid > 0 && c->tid != w->pid)
 		return false;
-	if (w->pgid > 0 && c->pgid != w->pgid)
+	if (w->pgid > 0 && linux_pgid(c) != w->pgid)
 		return false;
 	if (c->exit_signal == -1)
 		return false;
@@ -79,7 +58,7 @@ static bool eligible(const struct task *c, const struct wait_target *w, uint32_t
  * to report (Linux's do_wait_thread): with WEXITED a zombie - marked
  * TASK_DEAD so nobody else takes it, unless WNOWAIT leaves it for a
  * later wait - and with WUNTRACED/WCONTINUED a live child's stop or
- * continue (kernel/jobctl.c; taken, unless WNOWAIT). Fills *found, or
+ * continue (compat/linux/jobctl.c; taken, unless WNOWAIT). Fills *found, or
  * returns false and tells whether any child qualified at all.
  * tasklist_lock held. */
 static bool find_child(const struct wait_target *w, uint32_t options, bool *any,
@@ -102,7 +81,7 @@ static bool find_child(const struct wait_target *w, uint32_t options, bool *any,
 				continue;
 			*any = true;
 			if ((options & (WUNTRACED | WCONTINUED)) &&
-			    (report = jobctl_wait_report_locked(c, options)) != 0) {
+			    (report = linux_wait_report_locked(c, options)) != 0) {
 				*found = (struct wait_found){ c, c->tid, report, false, { 0, 0 } };
 				return true;
 			}
@@ -114,7 +93,7 @@ static bool find_child(const struct wait_target *w, uint32_t options, bool *any,
 				if (!(options & WNOWAIT))
 					c->state = TASK_DEAD;
 				*found = (struct wait_found){ c, c->tid, c->exit_code, true, { 0, 0 } };
-				cputime_of_zombie_locked(c, found->ticks);
+				linux_zombie_times_locked(c, found->ticks);
 				return true;
 			}
 		}
@@ -144,7 +123,7 @@ static void unreap(struct task *c)
  * report stays taken, as on Linux). Then a zombie is reaped, unless
  * WNOWAIT. The child's tid, 0 (WNOHANG and nothing yet), -ECHILD,
  * -ERESTARTSYS, or report's error. */
-static long do_wait(const struct wait_target *target, uint32_t options,
+long do_wait(const struct wait_target *target, uint32_t options,
 		    long (*report)(const struct wait_found *f, void *ctx), void *ctx)
 {
 	struct waitqueue *wq = &current->group_leader->wait_chldexit;
@@ -169,7 +148,7 @@ static long do_wait(const struct wait_target *target, uint32_t options,
 			}
 			if (f.zombie && !(options & WNOWAIT)) {
 				flags = spin_lock_irqsave(&tasklist_lock);
-				cputime_reap_locked(current, f.c);
+				linux_reap_times_locked(current, f.c);
 				spin_unlock_irqrestore(&tasklist_lock, flags);
 				release_task(f.c);     /* the zombie is ours */
 			}
@@ -181,7 +160,7 @@ static long do_wait(const struct wait_target *target, uint32_t options,
 		}
 		if (signal_pending(current)) {
 			finish_wait(wq, &w);
-			return -ERESTARTSYS;    /* kernel/restart.h */
+			return EINTR_RESTARTSYS;        /* linux_hooks.h */
 		}
 		schedule();
 		finish_wait(wq, &w);
@@ -204,7 +183,7 @@ static long wait4_report(const struct wait_found *f, void *ctx)
 		return -EFAULT;
 	if (!o->urusage)
 		return 0;
-	return cputime_rusage_to_user(o->urusage, f->ticks);
+	return linux_rusage_to_user(o->urusage, f->ticks);
 }
 
 static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusage)
@@ -219,7 +198,7 @@ static long do_wait4(int pid, uint32_t ustatus, uint32_t options, uint32_t urusa
 	if (pid > 0)
 		w.pid = pid;
 	else if (pid == 0)          /* our own process group (any, for a kernel task) */
-		w.pgid = current->pgid;
+		w.pgid = linux_pgid(current);
 	else if (pid < -1)
 		w.pgid = -pid;
 	return do_wait(&w, options | WEXITED, wait4_report, &o);
@@ -233,96 +212,4 @@ SYSCALL(SYS_wait4, wait4)
 SYSCALL(SYS_waitpid, waitpid)
 {
 	return do_wait4((int)arg[0], arg[1], arg[2], 0);
-}
-
-/* ---- waitid ---- */
-
-/* What waitid tells about the child it found (Linux's waitid_info). */
-struct waitid_out {
-	uint32_t urusage;
-	int code, status;
-};
-
-/* A wait status as si_code and si_status: exited (the exit code), killed
- * (the signal; CLD_DUMPED if the core bit is set), stopped (the stop
- * signal), continued (SIGCONT). */
-static long waitid_report(const struct wait_found *f, void *ctx)
-{
-	struct waitid_out *o = ctx;
-	int st = f->status;
-
-	if (st == 0xffff) {
-		o->code = CLD_CONTINUED;
-		o->status = SIGCONT;
-	} else if ((st & 0xff) == 0x7f) {
-		o->code = CLD_STOPPED;
-		o->status = (st >> 8) & 0xff;
-	} else if ((st & 0x7f) == 0) {
-		o->code = CLD_EXITED;
-		o->status = (st >> 8) & 0xff;
-	} else {
-		o->code = (st & 0x80) ? CLD_DUMPED : CLD_KILLED;
-		o->status = st & 0x7f;
-	}
-	if (!o->urusage)
-		return 0;
-	return cputime_rusage_to_user(o->urusage, f->ticks);
-}
-
-/* waitid's (idtype, id) as a wait_target: false if they are not valid
- * (Linux: an id <= 0 for P_PID, < 0 for P_PGID; P_PIDFD). */
-static bool waitid_target(int idtype, int id, struct wait_target *w)
-{
-	*w = (struct wait_target){ 0, 0 };
-	switch (idtype) {
-	case P_ALL:
-		return true;
-	case P_PID:
-		w->pid = id;
-		return id > 0;
-	case P_PGID:
-		w->pgid = id ? id : current->pgid;      /* 0: the caller's own group */
-		return id >= 0;
-	default:
-		return false;
-	}
-}
-
-/* waitid(idtype, id, infop, options, rusage): P_ALL, P_PID id (> 0) or
- * P_PGID id (0: the caller's group); options must ask for at least one
- * of WEXITED, WSTOPPED, WCONTINUED, and may add WNOHANG and WNOWAIT
- * (report, but leave the child waitable). Returns 0. infop gets
- * si_signo SIGCHLD, si_code CLD_*, si_pid, si_uid 0 and si_status -
- * all 0 when WNOHANG found nothing, and written even when the call
- * fails (Linux's sys_waitid). P_PIDFD (3) is -EINVAL: Spindle has no
- * pidfds. */
-SYSCALL(SYS_waitid, waitid)
-{
-	struct wait_target w;
-	bool valid = waitid_target((int)arg[0], (int)arg[1], &w);
-	uint32_t uinfo = arg[2], options = arg[3];
-	int found = 0;
-	struct waitid_out o = { arg[4], 0, 0 };
-	long r = -EINVAL;
-
-	if (!(options & ~(uint32_t)(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED |
-				    __WNOTHREAD | __WCLONE | __WALL)) &&
-	    (options & (WEXITED | WSTOPPED | WCONTINUED)) && valid) {
-		r = do_wait(&w, options, waitid_report, &o);
-		if (r > 0) {
-			found = (int)r;
-			r = 0;
-		}
-	}
-	if (uinfo) {
-		struct {
-			int signo, errno_, code, pid;
-			uint32_t uid;
-			int status;
-		} si = { found ? SIGCHLD : 0, 0, found ? o.code : 0, found, 0,
-			 found ? o.status : 0 };
-		if (copy_to_user(uinfo, &si, sizeof(si)))
-			return -EFAULT;
-	}
-	return r;
 }

@@ -1,6 +1,6 @@
 /* lib/termbits.h - the terminal interface of Linux i386 (its
  * asm-generic/termbits.h and ioctls.h), shared by the kernel's console
- * tty (kernel/tty.h) and the libc's <termios.h> and <sys/ioctl.h>.
+ * tty (compat/linux/tty.h) and the libc's <termios.h> and <sys/ioctl.h>.
  *
  * struct termios here is the *kernel's* (what TCGETS copies out: 36
  * bytes, 19 control characters); glibc's own struct termios is larger

@@ -94,8 +94,11 @@ def rules_work():
 
 def violations(root=ROOT):
     bad = []
-    kdir = os.path.join(root, "kernel")
-    for dirpath, _, files in sorted(os.walk(kdir)):
+    # kernel/, and the Linux layer but for its own i386 part.
+    walks = [os.walk(os.path.join(root, "kernel")), os.walk(os.path.join(root, "compat"))]
+    for dirpath, _, files in sorted(w for walk in walks for w in walk):
+        if os.sep + "i386" in os.path.relpath(dirpath, root):
+            continue
         for f in sorted(files):
             if not f.endswith((".c", ".h")):
                 continue
@@ -120,6 +123,46 @@ def kernel_has_no_i386_detail():
         return [(NAME, "%d uses of i386 detail in kernel/ (belongs in arch/i386)" % len(bad),
                  "\n".join("    | " + b for b in bad[:40]))]
     return [(NAME, None, None)]
+
+
+UPWARD_NAME = "repo/arch_upward_calls"
+
+
+def nm_symbols(objs, undefined):
+    import subprocess
+    out = set()
+    for o in objs:
+        p = subprocess.run(["nm", o], capture_output=True, text=True)
+        for line in p.stdout.splitlines():
+            f = line.split()
+            if undefined and len(f) == 2 and f[0] == "U":
+                out.add(f[1])
+            elif not undefined and len(f) == 3 and f[1] in "TDBR":
+                out.add(f[2])
+    return out
+
+
+def arch_upward_calls(build=None):
+    """What arch/i386's objects take from kernel/'s, in the seed kernel's
+    build, against the list docs/architecture.md shows ("The calls up")."""
+    import glob
+    build = build or os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
+    seed = os.path.join(build, "seed")
+    arch = glob.glob(os.path.join(seed, "arch", "i386", "*.o"))
+    kern = glob.glob(os.path.join(seed, "kernel", "**", "*.o"), recursive=True)
+    if not arch or not kern:
+        return [(UPWARD_NAME, "no seed kernel objects under %s (make seed)" % seed, None)]
+    found = nm_symbols(arch, True) & nm_symbols(kern, False)
+    text = open(os.path.join(ROOT, "docs", "architecture.md")).read()
+    m = re.search(r"<!-- arch-upward-calls -->(.*?)<!-- /arch-upward-calls -->", text, re.S)
+    if not m:
+        return [(UPWARD_NAME, "docs/architecture.md has no arch-upward-calls list", None)]
+    listed = set(re.findall(r"`(\w+)`", m.group(1)))
+    bad = ["arch/i386 calls %s, which docs/architecture.md does not list" % s
+           for s in sorted(found - listed)]
+    bad += ["docs/architecture.md lists %s, which arch/i386 does not call" % s
+            for s in sorted(listed - found)]
+    return [(UPWARD_NAME, "; ".join(bad[:4]) if bad else None, "\n".join(bad) or None)]
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ def shell_intr(smp):
     return [(name, bad, b.tail(30) if bad else None)]
 
 
-# Ctrl-Z stops the foreground pipeline (kernel/jobctl.c), the shell takes
+# Ctrl-Z stops the foreground pipeline (compat/linux/jobctl.c), the shell takes
 # the console back; fg gives it back and continues the job, which ^C then
 # ends: sleep 100 would outlive the boot's timeout otherwise.
 SHELL_SUSP_SCRIPT = [            # each line typed at a prompt: no typeahead

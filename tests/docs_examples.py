@@ -495,6 +495,7 @@ COVERED = {
     ("README.md", "make run-busybox"): "docs/README.run_busybox (make check-linux)",
     ("README.md", "make check-linux"): ".ci/run, after make check",
     ("README.md", "make check"): "this run itself",
+    ("README.md", "make seed"): "docs/README.make_seed (tests/seed.py)",
     ("README.md", "make bench"): "docs/benchmarks.make_bench",
     ("README.md", "cat hello.c"): "docs/README.own_program",
     ("README.md", "tools/spindle-cc -o hello hello.c"): "docs/README.own_program",

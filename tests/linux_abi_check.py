@@ -18,24 +18,26 @@ LINUX_UNISTD = "/usr/include/x86_64-linux-gnu/asm/unistd_32.h"
 
 
 def kernel_syscalls():
-    """{number: name} of every SYSCALL(SYS_x, ...) in kernel/ and arch/."""
+    """{number: name} of every SYSCALL(SYS_x, ...) and LINUX_SYSCALL(SYS_x,
+    ...) in kernel/, arch/ and compat/ (the full kernel's)."""
     nums = {}
-    for line in open(os.path.join(ROOT, "lib/abi.h")):
-        m = re.match(r"#define SYS_(\w+)\s+(\d+)", line)
-        if m:
-            nums[m.group(1)] = int(m.group(2))
+    for h in ("lib/abi.h", "lib/abi_linux.h"):
+        for line in open(os.path.join(ROOT, h)):
+            m = re.match(r"#define SYS_(\w+)\s+(\d+)", line)
+            if m:
+                nums[m.group(1)] = int(m.group(2))
     calls, bad = {}, []
-    for top in ("kernel", "arch"):
+    for top in ("kernel", "arch", "compat"):
         for d, _, names in os.walk(os.path.join(ROOT, top)):
             for n in names:
                 if not n.endswith(".c"):
                     continue
-                for m in re.finditer(r"^SYSCALL\(SYS_(\w+),", open(os.path.join(d, n)).read(),
-                                     re.M):
+                for m in re.finditer(r"^(?:LINUX_)?SYSCALL\(SYS_(\w+),",
+                                     open(os.path.join(d, n)).read(), re.M):
                     if m.group(1) in nums:
                         calls[nums[m.group(1)]] = m.group(1)
                     else:
-                        bad.append("SYS_%s has no number in lib/abi.h" % m.group(1))
+                        bad.append("SYS_%s has no number in lib/abi.h or lib/abi_linux.h" % m.group(1))
     return calls, bad
 
 

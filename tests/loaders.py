@@ -128,14 +128,15 @@ BOCHS_SHELL_EXPECT = [
 ]
 
 
-def bochs_shell():
-    name = "bochs/shell_session"
-    why = loader_missing(ISO, True)
+def bochs_shell(iso=ISO, cpus=1, name="bochs/shell_session", expect=None):
+    """The shell under Bochs: BOCHS_SHELL typed, expect (BOCHS_SHELL_EXPECT
+    by default) checked in order."""
+    why = loader_missing(iso, True)
     if why:
         return [(name, why, None)]
     master, slave = pty.openpty()
     p = subprocess.Popen([os.path.join(ROOT, "tools", "bochs.sh"), "--console",
-                          os.ttyname(slave), ISO, "1"], stdin=subprocess.DEVNULL,
+                          os.ttyname(slave), iso, str(cpus)], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     out, script, seen = b"", list(BOCHS_SHELL), 0
     deadline = time.monotonic() + BOCHS_TIMEOUT
@@ -163,7 +164,7 @@ def bochs_shell():
         os.close(slave)
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode("utf-8", "replace")).replace("\r", "")
     b = Boot(text, 1, timed_out)
-    bad = "timeout" if timed_out else check_in_order(text, BOCHS_SHELL_EXPECT)
+    bad = "timeout" if timed_out else check_in_order(text, expect or BOCHS_SHELL_EXPECT)
     if not bad and "PANIC" in text:
         bad = "kernel panic"
     return [(name, bad, b.tail(20) if bad else None)]

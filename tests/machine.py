@@ -12,6 +12,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # make check passes its build directory (make B=dir) in the environment.
 BUILD = os.path.abspath(os.environ.get("SPINDLE_BUILD", os.path.join(ROOT, "build")))
 KERNEL = os.path.join(BUILD, "kernel.elf")
+# The same kernel with the in-kernel test groups (tests/guest) linked in:
+# the kernel of make run carries no test code (docs/testing.md).
+TEST_KERNEL = os.path.join(BUILD, "kernel-test.elf")
+# The seed kernel, the core alone (make seed).
+SEED_KERNEL = os.path.join(BUILD, "seed", "kernel.elf")
 INITRD = os.path.join(BUILD, "initrd.cpio")
 TEST_ISO = os.path.join(BUILD, "spindle-test.iso")
 TEST_ISO_SMP = os.path.join(BUILD, "spindle-test-smp.iso")   # ktest=smp expect_cpus=2
@@ -33,10 +38,14 @@ QEMU_BASE = ["qemu-system-i386", "-m", "128", "-display", "none",
              "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
 
 
-def qemu_kernel_cmd(smp, append, initrd=INITRD, mem=128, cpu=None):
+def qemu_kernel_cmd(smp, append, initrd=INITRD, mem=128, cpu=None, kernel=None):
     """cpu: a QEMU CPU model (-cpu), or None for QEMU's default (qemu32,
-    which lacks UMIP; `max` has it: docs/reliability.md)."""
-    cmd = QEMU_BASE + ["-smp", str(smp), "-kernel", KERNEL,
+    which lacks UMIP; `max` has it: docs/reliability.md). kernel: the
+    image; by default the test kernel for a ktest= boot, else the
+    kernel of make run."""
+    if kernel is None:
+        kernel = TEST_KERNEL if re.search(r"(^| )ktest=", append) else KERNEL
+    cmd = QEMU_BASE + ["-smp", str(smp), "-kernel", kernel,
                        "-initrd", initrd, "-append", append]
     cmd[cmd.index("-m") + 1] = str(mem)
     if cpu:

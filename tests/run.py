@@ -5,7 +5,8 @@ Runs, in order, and prints one line per test, `PASS name` or
 `FAIL name: reason`, then the exact last line `N passed, N failed`:
 
   unit/...     the host unit tests (build/unit/test_*, tests/unit/)
-  smpN/...     the in-kernel test groups (tests/guest/), one QEMU boot per
+  smpN/...     the in-kernel test groups (tests/guest/, linked into
+               build/kernel-test.elf alone), one QEMU boot per
                group, at every CPU count in SMP_COUNTS; groups are found by
                booting with ktest=list. crash_* groups must end in a PANIC
                with a symbolised backtrace that names the test.
@@ -47,10 +48,16 @@ Runs, in order, and prints one line per test, `PASS name` or
                Chrome trace-event format, its event counts against the
                program, its SVG; a ring overfilled, its drops counted;
                /tests/t_trace on, booted with `trace`
+  seed/...     the seed kernel (make seed), the core alone: the shell at
+               every count of SMP_COUNTS, every seed-personality test
+               program at -smp 2, a glibc program refused (tests/seed.py);
+               grub/seed_iso_shell and bochs/seed_shell boot it by GRUB
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
   repo/...     no file refers outside the repository; kernel/ holds no
-               i386 detail (tests/arch_boundary.py)
+               i386 detail (tests/arch_boundary.py); the seed kernel's
+               size, the core's one door to the Linux layer, no test code
+               in the kernels of make run and make seed (tests/seed.py)
   docs/...     every command README.md and docs/ show, run as written
                (tests/docs_examples.py)
   labs/...     each lab (docs/labs/): its tests grade 100% here, and its
@@ -101,6 +108,7 @@ from gdb_tests import break_switch, every_command, kmain_and_gdt, tasks_vs_proc
 from loaders import bochs, bochs_shell, bochs_user, grub_qemu
 from web import no_poweroff, up_noapic, web_browser, web_node
 from busybox import busybox_jobs
+import seed
 
 # ---------------------------------------------------------------- unit
 def unit_binaries():
@@ -370,7 +378,7 @@ def user_test_variants(prog, smp):
             if prog in progs and smp in smps]
 
 
-def user_test(smp, prog, cpu=None, args=(), variant=None):
+def user_test(smp, prog, cpu=None, args=(), variant=None, kernel=None, prefix=None):
     """Boots /tests/PROG as pid 1 (on QEMU CPU model cpu, with args as its
     argv[1..]; or as a variant of USER_TEST_VARIANTS: a kernel word and a
     CPU model). Its PASS/FAIL lines are reported under smpN/ (smpN/LABEL/
@@ -379,11 +387,11 @@ def user_test(smp, prog, cpu=None, args=(), variant=None):
     exit code 1, or without a single PASS line."""
     label, word, vcpu = variant or ("", "", None)
     cpu = cpu or vcpu
-    prefix = "smp%d/" % smp + (label + "/" if label else "")
+    prefix = (prefix or "") + "smp%d/" % smp + (label + "/" if label else "")
     append = "init=/tests/" + prog + (" " + word if word else "") + \
         ("".join(" " + a for a in ("--",) + tuple(args)) if args else "")
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu),
+    b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu, kernel=kernel),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
@@ -502,6 +510,19 @@ def main():
                              (smp, t, None, (), v)))
         for t in linux_tests if smp in LINUX_SMP_COUNTS else ():
             jobs.append(("smp%d/%s" % (smp, t), user_test, (smp, t)))
+    if not args.check_linux:
+        for smp in SMP_COUNTS:
+            jobs.append(("seed/smp%d/shell.session" % smp, seed.seed_shell, (smp,)))
+        for t in seed.seed_tests(user_tests):
+            for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
+                jobs.append(("seed/smp2/%s" % t, user_test,
+                             (2, t, cpu, argv, None, seed.SEED_KERNEL, "seed/")))
+        jobs.append(("grub/seed_iso_shell", seed.seed_grub, ()))
+        jobs.append(("bochs/seed_shell", seed.seed_bochs, ()))
+        jobs.append(("repo/seed_size", seed.seed_size, ()))
+        jobs.append(("docs/README.make_seed", seed.readme_make_seed, ()))
+        jobs.append(("repo/layer_boundary", seed.layer_boundary, ()))
+        jobs.append(("repo/no_test_code", seed.no_test_code, ()))
     for m in MACHINE_BOOTS:
         jobs.append((m[0], machine_boot, m))
     jobs.append(("machine/exit_status_200", exit_status_masked, ()))
@@ -517,6 +538,7 @@ def main():
     jobs.append(("gdb/every_command", every_command, ()))
     jobs.append(("repo/no_outside_references", outside_references, ()))
     jobs.append((arch_boundary.NAME, arch_boundary.kernel_has_no_i386_detail, ()))
+    jobs.append((arch_boundary.UPWARD_NAME, arch_boundary.arch_upward_calls, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("trace/start_detached", trace_start_detached, ()))
     jobs.append(("trace/overflow_reported", overflow_reported, ()))

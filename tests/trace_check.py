@@ -36,7 +36,7 @@ import trace2json  # noqa: E402  (tools/trace2json.py)
 ICOUNT = ["-icount", "shift=0,align=off,sleep=off",
           "-rtc", "base=2024-01-01T00:00:00,clock=vm"]
 NTHREADS = 1000
-# kernel/clone_flags.h: what /bin/start-detached asks for, as CL_* names.
+# What /bin/start-detached asks for, as tools/trace2json.py names the bits.
 START_DETACHED_FLAGS = {"VM", "FS", "FILES", "SIGHAND", "THREAD", "DETACHED", "RELEASE_VM"}
 
 PHASES = {"B", "E", "X", "i", "I", "M", "C", "b", "e", "n", "s", "t", "f", "P", "O", "N", "D"}

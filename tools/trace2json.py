@@ -32,16 +32,17 @@ import re
 import sys
 from xml.sax.saxutils import escape
 
-# kernel/trace.h enum trace_type, by the letter the dump prints.
+# kernel/trace_events.h enum trace_type, by the letter the dump prints.
 KINDS = {
     "S": "switch", "C": "clone", "X": "exit", "P": "park", "F": "free",
     "R": "reuse", "W": "futex_wait", "K": "futex_wake", "M": "migrate",
     "I": "ipi_send", "J": "ipi_recv",
 }
-# kernel/clone_flags.h: the CL_* bits a clone event carries.
-CL_NAMES = ["VM", "FS", "FILES", "SIGHAND", "THREAD", "SETTLS", "PARENT_SETTID",
-            "CHILD_SETTID", "CHILD_CLEARTID", "DETACHED", "RELEASE_VM", "VFORK",
-            "PARENT"]
+# lib/abi.h: the seed's clone bits, which a clone event carries (a Linux
+# program's flags translated into them: kernel/clone_flags.h).
+CLONE_BITS = [(0x100, "VM"), (0x200, "FS"), (0x400, "FILES"), (0x800, "SIGHAND"),
+              (0x10000, "THREAD"), (0x80000, "SETTLS"), (0x100000, "SETTID"),
+              (0x200000, "DETACHED"), (0x400000, "RELEASE_VM")]
 # arch/i386/lapic.h: the IPI vectors.
 VECTORS = {0xFC: "reschedule", 0xFD: "tlb", 0xFE: "stop"}
 # The SVG's mark colours, one a kind (switches are the boxes themselves).
@@ -109,7 +110,7 @@ def event_args(kind, aux, a):
                 "tls": ["0x%08x" % a[2 + i] if aux & (1 << i) else None for i in range(3)]}
     if kind == "clone":
         return {"parent": s32(a[0]), "child": s32(a[1]), "tgid": s32(a[4]),
-                "flags": "|".join(n for i, n in enumerate(CL_NAMES) if a[2] & (1 << i)),
+                "flags": "|".join(n for bit, n in CLONE_BITS if a[2] & bit),
                 "task": "0x%08x" % a[3]}
     if kind == "exit":
         return {"tid": s32(a[0]), "tgid": s32(a[1]), "status": s32(a[2]),

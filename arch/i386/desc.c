@@ -103,64 +103,41 @@ uint32_t desc_limit(const struct desc *d)
 }
 
 /* The seed's LDT_entry_a / LDT_entry_b (tls-2.5.31-D9, asm-i386/desc.h):
- * DPL 3 and S = 1 always (its 0x7000); useable is the AVL bit 20. */
-/* The seven flag bits of a user_desc as one number. The i386 ABI (like
- * x86-64's) allocates bit-fields from the least significant bit in
- * declaration order, so seg_32bit is bit 0 ... useable is bit 6 of the
- * struct's fourth word; tests/unit/test_desc.c round-trips every
- * combination through the named fields, which would catch any other
- * layout. One load instead of seven field extractions keeps
- * set_thread_area cheap. */
-#define UD_SEG_32BIT       (1u << 0)
-#define UD_CONTENTS_SHIFT  1
-#define UD_CONTENTS        (3u << UD_CONTENTS_SHIFT)
-#define UD_CONTENTS_CODE   (2u << UD_CONTENTS_SHIFT)    /* contents 2, 3 */
-#define UD_READ_EXEC_ONLY  (1u << 3)
-#define UD_LIMIT_IN_PAGES  (1u << 4)
-#define UD_SEG_NOT_PRESENT (1u << 5)
-#define UD_USEABLE         (1u << 6)
-#define UD_FLAGS           0x7fu
-
-static uint32_t ud_flags(const struct user_desc *u)
+ * a user_desc's flags into the high word, one field at a time (SDM
+ * Figure 3-8). read_exec_only and seg_not_present are the inverses of
+ * the W and P bits; DPL 3 and S = 1 always (the seed's 0x7000), so no
+ * user descriptor can reach ring 0; useable is the AVL bit 20, which
+ * modify_ldt's old mode leaves out (useable false). */
+static uint32_t user_flag_bits(const struct user_desc *u, bool useable)
 {
-	uint32_t w;
+	uint32_t b = DESC_B_DPL3 | DESC_B_S;
 
-	__builtin_memcpy(&w, (const uint8_t *)u + 12, sizeof(w));
-	return w & UD_FLAGS;
+	b |= (uint32_t)u->contents << DESC_B_CONTENTS_SHIFT;
+	if (!u->read_exec_only)
+		b |= DESC_B_WRITABLE;
+	if (!u->seg_not_present)
+		b |= DESC_B_PRESENT;
+	if (u->seg_32bit)
+		b |= DESC_B_DB;
+	if (u->limit_in_pages)
+		b |= DESC_B_G;
+	if (useable && u->useable)
+		b |= DESC_B_AVL;
+	return b;
 }
 
-/* Bit from of x, moved up to bit to (both one-bit masks, from <= to): a
- * multiplication by a power of two, which the compiler makes a shift. */
-#define MOVE_BIT(x, from, to) (((x) & (from)) * ((to) / (from)))
-
-/* The high word's flag bits for flag word f, each user_desc flag moved to
- * its descriptor bit (SDM Figure 3-8) with no branch: read_exec_only and
- * seg_not_present are the inverses of W and P. */
-static inline __attribute__((always_inline)) uint32_t ud_flag_bits(uint32_t f)
-{
-	return MOVE_BIT(~f, UD_READ_EXEC_ONLY, DESC_B_WRITABLE) |
-	       (f & UD_CONTENTS) << (DESC_B_CONTENTS_SHIFT - UD_CONTENTS_SHIFT) |
-	       MOVE_BIT(~f, UD_SEG_NOT_PRESENT, DESC_B_PRESENT) |
-	       MOVE_BIT(f, UD_SEG_32BIT, DESC_B_DB) |
-	       MOVE_BIT(f, UD_LIMIT_IN_PAGES, DESC_B_G) |
-	       MOVE_BIT(f, UD_USEABLE, DESC_B_AVL) |
-	       DESC_B_DPL3 | DESC_B_S;
-}
-
-/* Inline in both callers: set_thread_area's path is the one measured. */
-static inline __attribute__((always_inline))
-struct desc encode_user(const struct user_desc *u, uint32_t f)
+static struct desc encode_user(const struct user_desc *u, bool useable)
 {
 	struct desc d;
 
 	d.a = desc_word_a(u->base_addr, u->limit);
-	d.b = desc_word_b(u->base_addr, u->limit) | ud_flag_bits(f);
+	d.b = desc_word_b(u->base_addr, u->limit) | user_flag_bits(u, useable);
 	return d;
 }
 
 struct desc desc_from_user(const struct user_desc *u)
 {
-	return encode_user(u, ud_flags(u));
+	return encode_user(u, true);
 }
 
 static unsigned desc_bit(const struct desc *d, uint32_t mask)
@@ -211,46 +188,50 @@ void desc_to_user(const struct desc *d, unsigned entry_number,
 #endif /* LAB 3: END STUB */
 }
 
+/* Base and limit 0, and every flag 0 but read_exec_only and
+ * seg_not_present, which are ro_np. */
+static bool only_ro_np(const struct user_desc *u, unsigned ro_np)
+{
+	return u->base_addr == 0 && u->limit == 0 && !u->seg_32bit && !u->contents &&
+	       u->read_exec_only == ro_np && !u->limit_in_pages &&
+	       u->seg_not_present == ro_np && !u->useable;
+}
+
 /* The seed's LDT_empty. */
 bool user_desc_empty(const struct user_desc *u)
 {
-	return u->base_addr == 0 && u->limit == 0 &&
-	       ud_flags(u) == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT);
+	return only_ro_np(u, 1);
 }
 
 bool user_desc_zero(const struct user_desc *u)
 {
-	return u->base_addr == 0 && u->limit == 0 && ud_flags(u) == 0;
+	return only_ro_np(u, 0);
 }
 
 int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 {
-	uint32_t f = ud_flags(u);
-
 	/* LAB 3: BEGIN SOLUTION */
-	/* The common case first, in one test: a 32-bit (a 16-bit segment
-	 * would take the espfix path that Spindle lacks: iret to a 16-bit
-	 * stack leaks the high half of the kernel's %esp), data (contents
-	 * 2 and 3 are code: type bit 11, SDM Table 3-1), present (loading a
-	 * not-present DPL 3 segment raises #NP in the kernel's return path)
-	 * segment. */
-	if ((f & (UD_SEG_32BIT | UD_CONTENTS_CODE | UD_SEG_NOT_PRESENT)) == UD_SEG_32BIT) {
-		*out = encode_user(u, f);
-		return 0;
-	}
-	if (u->base_addr == 0 && u->limit == 0 &&
-	    (f == 0 || f == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT))) {
-		out->a = 0;             /* all-zero or LDT_empty: clear */
+	/* An all-zero or LDT_empty descriptor clears the slot. */
+	if (user_desc_zero(u) || user_desc_empty(u)) {
+		out->a = 0;
 		out->b = 0;
 		return 0;
 	}
-	return -EINVAL;                 /* erratum 6 */
+	/* Erratum 6: what hardened Linux's tls_desc_okay refuses. A 16-bit
+	 * segment would take the espfix path that Spindle lacks (iret to a
+	 * 16-bit stack leaks the high half of the kernel's %esp); contents
+	 * 2 and 3 are code (type bit 11, SDM Table 3-1); loading a
+	 * not-present DPL 3 segment raises #NP in the kernel's return path. */
+	if (!u->seg_32bit || u->contents >= 2 || u->seg_not_present)
+		return -EINVAL;
+	*out = encode_user(u, true);
+	return 0;
 	/* LAB 3: END SOLUTION */
 #if 0 /* LAB 3: STUB */
 	/* Lab 3: D9 installed whatever it was given (erratum 6): refuse
 	 * what hardened Linux's tls_desc_okay refuses, and clear on an
 	 * all-zero or LDT_empty descriptor (docs/labs/lab3-tls.md). */
-	*out = encode_user(u, f);
+	*out = encode_user(u, true);
 	return 0;
 #endif /* LAB 3: END STUB */
 }
@@ -273,17 +254,14 @@ int user_desc_to_tls(const struct user_desc *u, struct desc *out)
  * an exception-table fixup (vectors.S). */
 int user_desc_to_ldt(const struct user_desc *u, bool oldmode, struct desc *out)
 {
-	uint32_t f = ud_flags(u);
-
-	if ((f & UD_CONTENTS) == (3u << UD_CONTENTS_SHIFT) &&
-	    (oldmode || !(f & UD_SEG_NOT_PRESENT)))
+	if (u->contents == 3 && (oldmode || !u->seg_not_present))
 		return -EINVAL;
 	if ((oldmode && u->base_addr == 0 && u->limit == 0) || user_desc_empty(u)) {
 		out->a = out->b = 0;
 		return 0;
 	}
-	if (!(f & UD_SEG_32BIT))
+	if (!u->seg_32bit)
 		return -EINVAL;
-	*out = encode_user(u, oldmode ? f & ~UD_USEABLE : f);
+	*out = encode_user(u, !oldmode);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "arch/i386/fpu.h"
 #include "arch/i386/fpu_internal.h"
 #include "arch/i386/cpu.h"
+#include "arch/i386/irqflags.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/x86.h"
@@ -51,9 +52,6 @@ static struct {
 	uint64_t nm_traps, restores, saves, lazy_hits;
 } stats[NR_CPUS];
 
-/* The "interrupts off" of the rules above, where it is relied on. */
-#define ASSERT_IRQS_OFF() ASSERT(!(read_eflags() & EFLAGS_IF))
-
 static int cpu_id(void)
 {
 	return current_thread_info()->cpu;
@@ -86,7 +84,7 @@ static void hw_save(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
-	ASSERT_IRQS_OFF();
+	ASSERT(irqs_disabled());
 	ASSERT(!fpu_ts[cpu] && f->live);
 	if (fpu_fxsr) {
 		__asm__ volatile("fxsave %0" : "=m"(f->area->fx));
@@ -106,7 +104,7 @@ static void hw_restore(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
-	ASSERT_IRQS_OFF();
+	ASSERT(irqs_disabled());
 	ASSERT(!fpu_ts[cpu]);
 	if (fpu_fxsr)
 		__asm__ volatile("fxrstor %0" : : "m"(f->area->fx));
@@ -147,7 +145,7 @@ void fpu_drop_live_current(void)
 	struct task *t = current;
 	int cpu = cpu_id();
 
-	ASSERT_IRQS_OFF();
+	ASSERT(irqs_disabled());
 	if (t->thread.fpu.live) {
 		t->thread.fpu.live = false;
 		ts_set(cpu);
@@ -237,7 +235,7 @@ void fpu_switch(struct task *prev, struct task *next)
 	int cpu = cpu_id();
 	struct fpu *n = &next->thread.fpu;
 
-	ASSERT_IRQS_OFF();
+	ASSERT(irqs_disabled());
 	ASSERT(fpu_ts[cpu] == !prev->thread.fpu.live);
 	/* Linux 2.5's unlazy_fpu: save only what prev used in this slice. */
 	if (prev->thread.fpu.live) {

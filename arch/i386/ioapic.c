@@ -128,18 +128,6 @@ void ioapic_route(int irq, int vector, uint32_t dest_apic)
 	spin_unlock_irqrestore(&ioapic_lock, flags);
 }
 
-void ioapic_mask(int irq)
-{
-	int pin = ioapic_pin(irq);
-	uint32_t flags;
-
-	if (pin < 0)
-		return;
-	flags = spin_lock_irqsave(&ioapic_lock);
-	ioapic_write(IOAPIC_REDTBL(pin), ioapic_read(IOAPIC_REDTBL(pin)) | RTE_MASKED);
-	spin_unlock_irqrestore(&ioapic_lock, flags);
-}
-
 void irq_unmask(int irq)
 {
 	if (ioapic)

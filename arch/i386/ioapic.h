@@ -18,7 +18,6 @@ bool ioapic_present(void);          /* true once ioapic_init has run */
 /* Points ISA IRQ irq (through its override: IRQ 0 is GSI 2 on QEMU) at
  * vector on the CPU with APIC id dest_apic, and unmasks it. */
 void ioapic_route(int irq, int vector, uint32_t dest_apic);
-void ioapic_mask(int irq);
 int ioapic_pin(int irq);            /* its IOAPIC input, or -1 */
 
 /* What trap.c calls, whichever controller is in use:

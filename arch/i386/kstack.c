@@ -76,6 +76,7 @@ static int take_clean_locked(void)
 
 static bool any_dirty_locked(void)
 {
+	ASSERT(spin_held(&lock));
 	for (uint32_t w = 0; w < nslots / 32; w++)
 		if (dirty[w])
 			return true;

@@ -182,11 +182,6 @@ void lapic_send_ipi(uint32_t apic_id, int vector)
 	icr_send(apic_id, ICR_FIXED | ICR_ASSERT | (uint32_t)(vector & 0xff));
 }
 
-void lapic_send_ipi_all_but_self(int vector)
-{
-	icr_send(0, ICR_ALL_BUT_SELF | ICR_FIXED | ICR_ASSERT | (uint32_t)(vector & 0xff));
-}
-
 void lapic_send_nmi(uint32_t apic_id)
 {
 	icr_send(apic_id, ICR_NMI | ICR_ASSERT);

@@ -40,7 +40,6 @@ uint32_t lapic_timer_hz(void);      /* the calibrated counts a second */
 /* Inter-processor interrupts (SDM 10.6): fixed delivery, physical
  * destination. Each waits until the APIC has sent the previous one. */
 void lapic_send_ipi(uint32_t apic_id, int vector);
-void lapic_send_ipi_all_but_self(int vector);
 void lapic_send_nmi(uint32_t apic_id);
 /* The MP start-up sequence's pieces (SDM 8.4.4.1, 10.6.1). */
 void lapic_send_init(uint32_t apic_id);

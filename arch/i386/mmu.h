@@ -7,6 +7,7 @@
 #define PAGE_SHIFT     12
 #define PGDIR_SHIFT    22                 /* a PDE maps 4 MiB */
 #define PGDIR_SIZE     (1 << PGDIR_SHIFT)
+#define NR_PTE_ENTRIES 1024               /* entries of a page directory or table */
 
 #define KERNBASE       0xC0000000         /* virtual = physical + KERNBASE */
 #define KERNEL_PDE     (KERNBASE >> PGDIR_SHIFT)  /* 768 */

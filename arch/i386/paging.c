@@ -8,13 +8,13 @@
 #include "arch/i386/mmu.h"
 #include "arch/i386/x86.h"
 
-uint32_t kernel_pgdir[1024] __attribute__((aligned(PAGE_SIZE)));
+uint32_t kernel_pgdir[NR_PTE_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 
 void paging_init(uint32_t ram_top)
 {
 	uint32_t npde = (ram_top + PGDIR_SIZE - 1) / PGDIR_SIZE;
 
-	for (uint32_t i = 0; i < npde && KERNEL_PDE + i < 1024; i++)
+	for (uint32_t i = 0; i < npde && KERNEL_PDE + i < NR_PTE_ENTRIES; i++)
 		kernel_pgdir[KERNEL_PDE + i] =
 			(i << PGDIR_SHIFT) | PTE_P | PTE_W | PTE_PS | PTE_G;
 	write_cr3(V2P(kernel_pgdir));

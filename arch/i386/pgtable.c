@@ -34,7 +34,7 @@ uint32_t *pgdir_create(void)
 		return NULL;
 	memset(pgdir, 0, KERNEL_PDE * sizeof(uint32_t));
 	memcpy(pgdir + KERNEL_PDE, kernel_pgdir + KERNEL_PDE,
-	       (1024 - KERNEL_PDE) * sizeof(uint32_t));
+	       (NR_PTE_ENTRIES - KERNEL_PDE) * sizeof(uint32_t));
 	return pgdir;
 }
 
@@ -123,7 +123,7 @@ uint32_t *pgtable_detach_if_empty(uint32_t *pgdir, uint32_t va)
 	if (!(pgdir[PDX(va)] & PTE_P))
 		return NULL;
 	table = P2V(pgdir[PDX(va)] & PTE_FRAME);
-	for (int i = 0; i < 1024; i++)
+	for (int i = 0; i < NR_PTE_ENTRIES; i++)
 		if (table[i])
 			return NULL;
 	pgdir[PDX(va)] = 0;

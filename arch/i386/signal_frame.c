@@ -4,7 +4,6 @@
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/segment.h"
-#include "arch/i386/syscall_restart.h"
 #include "arch/i386/traps.h"
 #include "arch/i386/trapframe.h"
 #include "arch/i386/uaccess.h"
@@ -68,8 +67,8 @@ void copy_siginfo(struct siginfo *to, const struct ksiginfo *from)
 	to->u.chld.status = from->status;       /* 0 but for exit signals */
 }
 
-static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
-			    const struct ksiginfo *info, uint64_t oldmask, uint32_t fpstate)
+void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
+		     const struct ksiginfo *info, uint64_t oldmask, uint32_t fpstate)
 {
 	sc->gs = (uint16_t)tf->gs;
 	sc->fs = (uint16_t)tf->fs;
@@ -116,10 +115,10 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
  * the i386 ABI wants at a function's entry: ((sp + 4) & 15) == 0, the
  * return address just pushed. A stack too low wraps to the top of the
  * address space and the copy fails. */
-static uint32_t frame_sp(const struct trapframe *tf, const struct k_sigaction *ka,
-			 uint32_t size, uint32_t *fpstate)
+uint32_t frame_sp(const struct trapframe *tf, const struct k_sigaction *ka,
+		  uint32_t size, uint32_t *fpstate)
 {
-	uint32_t sp = fpu_sigframe_alloc(sigaltstack_frame_top(tf->esp, ka->flags), fpstate) - size;
+	uint32_t sp = fpu_sigframe_alloc(linux_sigaltstack_frame_top(tf->esp, ka->flags), fpstate) - size;
 
 	return ((sp + 4) & ~15u) - 4;
 }
@@ -127,8 +126,8 @@ static uint32_t frame_sp(const struct trapframe *tf, const struct k_sigaction *k
 /* Into the handler, for both frames: its stack and address, the
  * arguments in eax/edx/ecx, the flat user selectors; DF clear as the ABI
  * demands at a call, TF clear so the handler is not single-stepped. */
-static void enter_handler(struct trapframe *tf, const struct k_sigaction *ka, uint32_t sp,
-			  uint32_t eax, uint32_t edx, uint32_t ecx)
+void enter_handler(struct trapframe *tf, const struct k_sigaction *ka, uint32_t sp,
+		   uint32_t eax, uint32_t edx, uint32_t ecx)
 {
 	tf->esp = sp;
 	tf->eip = (uint32_t)ka->handler;
@@ -155,7 +154,7 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	f.pinfo = sp + FRAME_OFF(info);
 	f.puc = sp + FRAME_OFF(uc);
 	copy_siginfo(&f.info, info);
-	sigaltstack_save(&f.uc.uc_stack.ss_sp, &f.uc.uc_stack.ss_flags,
+	linux_sigaltstack_save(&f.uc.uc_stack.ss_sp, &f.uc.uc_stack.ss_flags,
 			 &f.uc.uc_stack.ss_size, tf->esp);
 	save_sigcontext(&f.uc.uc_mcontext, tf, info, oldmask, fpstate);
 	f.uc.uc_sigmask[0] = (uint32_t)oldmask;
@@ -174,37 +173,6 @@ int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 	return 0;
 }
 
-/* The old frame's trampoline (Linux's __NR_sigreturn one):
- * 58               popl %eax      (sig)
- * b8 77 00 00 00   movl $__NR_sigreturn, %eax
- * cd 80            int  $0x80 */
-static const uint8_t old_sigreturn_code[8] = {
-	0x58, 0xb8, SYS_sigreturn, 0x00, 0x00, 0x00, 0xcd, 0x80
-};
-
-int setup_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
-		uint64_t oldmask, struct trapframe *tf)
-{
-	struct sigframe f;
-	uint32_t fpstate;
-	uint32_t sp = frame_sp(tf, ka, sizeof(f), &fpstate);
-
-	memset(&f, 0, sizeof(f));
-	f.pretcode = (ka->flags & SA_RESTORER) ? (uint32_t)ka->restorer
-		     : sp + (uint32_t)__builtin_offsetof(struct sigframe, retcode);
-	f.sig = info->signo;
-	save_sigcontext(&f.sc, tf, info, oldmask, fpstate);
-	f.extramask[0] = (uint32_t)(oldmask >> 32);
-	memcpy(f.retcode, old_sigreturn_code, sizeof(f.retcode));
-	if (copy_to_user(sp, &f, sizeof(f)))
-		return -EFAULT;
-	if (fpu_save_sigframe(fpstate))
-		return -EFAULT;
-	/* handler(sig): the one argument on the stack and in %eax. */
-	enter_handler(tf, ka, sp, (uint32_t)info->signo, 0, 0);
-	return 0;
-}
-
 /* A data selector from the frame: only one with RPL 3 (Linux's
  * COPY_SEG; a bad but RPL 3 one is caught by trap_ret's fixups, which
  * load 0 instead). */
@@ -212,8 +180,6 @@ static uint32_t user_selector(uint16_t sel)
 {
 	return (sel & 3) == 3 ? sel : 0;
 }
-
-static long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc);
 
 /* The handler returned: its `ret` popped pretcode, so the frame starts
  * at %esp - 4. Everything is restored from the frame, sanitised so that
@@ -245,37 +211,8 @@ SYSCALL(SYS_rt_sigreturn, rt_sigreturn)
 	return restore_sigcontext(tf, sc);
 }
 
-/* sigreturn (119): the old frame's. The handler's ret popped pretcode and
- * the trampoline popped sig: the frame starts at %esp - 8. */
-SYSCALL(SYS_sigreturn, sigreturn)
-{
-	struct task *t = current;
-	struct trapframe *tf = t->tf;
-	uint32_t frame = tf->esp - 8;
-	struct sigcontext sc;
-	uint32_t extramask;
-
-	if (copy_from_user(&sc, frame + (uint32_t)__builtin_offsetof(struct sigframe, sc),
-			   sizeof(sc)) ||
-	    get_user32(&extramask, frame + (uint32_t)__builtin_offsetof(struct sigframe,
-									extramask))) {
-		kprintf("pid %d (%s): bad signal frame at 0x%08x in sigreturn: SIGSEGV\n",
-			t->tgid, t->comm, frame);
-		force_signal(t, SIGSEGV);
-		return 0;
-	}
-	if (fpu_restore_sigframe(sc.fpstate)) {
-		kprintf("pid %d (%s): bad FPU state at 0x%08x in sigreturn: SIGSEGV\n",
-			t->tgid, t->comm, sc.fpstate);
-		force_signal(t, SIGSEGV);
-		return 0;
-	}
-	signal_set_blocked((uint64_t)sc.oldmask | ((uint64_t)extramask << 32));
-	return restore_sigcontext(tf, &sc);
-}
-
 /* Both sigreturns: the registers from sc, sanitised. */
-static long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc)
+long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc)
 {
 	tf->gs = user_selector(sc->gs);
 	tf->fs = user_selector(sc->fs);
@@ -295,6 +232,6 @@ static long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc
 	tf->ss = __USER_DS;
 	/* These registers are the handler's caller's, not a call to be
 	 * restarted, even if sc->eax looks like a restart code. */
-	syscall_restart_forget(tf);
+	linux_restart_forget(tf);
 	return (long)sc->eax;
 }

@@ -106,25 +106,6 @@ SIGFRAME_CHECK(rt_sigframe, uc, 144);
 SIGFRAME_CHECK(rt_sigframe, uc.uc_mcontext, 164);
 SIGFRAME_CHECK(rt_sigframe, uc.uc_sigmask, 252);
 SIGFRAME_CHECK(rt_sigframe, retcode, 260);
-/* Linux i386's old struct sigframe (sigframe_ia32), for a handler
- * without SA_SIGINFO under the linux personality: glibc gives such a
- * handler its __restore trampoline, which pops sig and calls sigreturn
- * (119), not rt_sigreturn. No siginfo, no ucontext: the sigcontext
- * right after sig, the mask's second word in extramask, and an unused
- * _fpstate in between kept for the offsets (the FPU state is above the
- * frame, as for rt_sigframe). */
-struct sigframe {
-	uint32_t pretcode;                      /* user pointer */
-	int sig;
-	struct sigcontext sc;
-	uint8_t fpstate_unused[624];            /* struct _fpstate_32 */
-	uint32_t extramask[1];
-	uint8_t retcode[8];
-};
-SIGFRAME_CHECK(sigframe, sig, 4);
-SIGFRAME_CHECK(sigframe, sc, 8);
-SIGFRAME_CHECK(sigframe, extramask, 720);
-SIGFRAME_CHECK(sigframe, retcode, 724);
 SIGFRAME_CHECK(siginfo, si_code, 8);
 SIGFRAME_CHECK(siginfo, u.kill.pid, 12);
 SIGFRAME_CHECK(siginfo, u.fault.addr, 12);
@@ -153,11 +134,20 @@ struct ksiginfo;
  * user stack of tf and points tf at the handler; oldmask is the mask
  * rt_sigreturn puts back. 0, or -EFAULT when the stack cannot be written
  * (tf is then left as it was). */
-/* The old frame (struct sigframe) instead, for a linux-personality
- * handler without SA_SIGINFO (Linux's setup_frame); the same contract. */
-int setup_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
-		uint64_t oldmask, struct trapframe *tf);
 int setup_rt_frame(const struct ksiginfo *info, const struct k_sigaction *ka,
 		   uint64_t oldmask, struct trapframe *tf);
+
+/* The pieces of both frames, for the Linux layer's old frame
+ * (compat/linux/i386/sigframe.c): the registers and mask into sc; the
+ * frame's address for size bytes below tf's stack (or the alternate
+ * one), *fpstate the FPU state's place above it; the jump into the
+ * handler; and the registers back from sc (the result: its %eax). */
+void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf,
+		     const struct ksiginfo *info, uint64_t oldmask, uint32_t fpstate);
+uint32_t frame_sp(const struct trapframe *tf, const struct k_sigaction *ka, uint32_t size,
+		  uint32_t *fpstate);
+void enter_handler(struct trapframe *tf, const struct k_sigaction *ka, uint32_t sp,
+		   uint32_t arg0, uint32_t arg1, uint32_t arg2);
+long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc);
 
 #endif

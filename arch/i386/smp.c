@@ -144,27 +144,10 @@ static void start_ap(uint32_t apic_id)
 	}
 }
 
-/* The AP's idle task: like the boot CPU's (task.c's boot_task), tid 0,
- * never hashed, never exits. */
-static struct task *idle_task_for(int cpu)
-{
-	struct task *t = task_alloc();
-
-	if (!t)
-		return NULL;
-	snprintf(t->comm, sizeof(t->comm), "idle%d", cpu);
-	t->tid = t->tgid = 0;
-	t->exit_signal = -1;
-	t->cpu = cpu;
-	t->ti->cpu = cpu;
-	t->thread.esp0 = (uint32_t)t->ti + KSTACK_SIZE;
-	return t;
-}
-
 /* Starts the AP apic_id as cpus[idx]; true once it says it is up. */
 static bool boot_one(int idx, uint32_t apic_id, struct ap_boot_params *p)
 {
-	struct task *idle = idle_task_for(idx);
+	struct task *idle = idle_task_create(idx);
 	struct cpu *c = &cpus[idx];
 
 	if (!idle) {
@@ -383,11 +366,6 @@ void smp_stop_this_cpu(struct trapframe *tf)
 int smp_cpus_listed(void)
 {
 	return have_config ? cfg.ncpus_listed : 1;
-}
-
-const char *smp_config_source(void)
-{
-	return have_config ? cfg.source : NULL;
 }
 
 const struct ap_report *smp_ap_report(int cpu)

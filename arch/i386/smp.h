@@ -79,7 +79,6 @@ void smp_stop_this_cpu(struct trapframe *tf) __attribute__((noreturn));
 
 /* For tests and the monitor. */
 int smp_cpus_listed(void);          /* enabled CPUs the firmware listed */
-const char *smp_config_source(void);    /* "ACPI MADT", "MP table" or NULL */
 /* What an AP saw right after loading its GDT and TSS (ap_main). */
 struct ap_report {
 	uint32_t gdt_base;

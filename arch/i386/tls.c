@@ -30,8 +30,7 @@ SYSCALL(SYS_set_thread_area, set_thread_area)
 	struct desc d;
 	int idx, err;
 
-	_Static_assert(sizeof(info) % 4 == 0, "copy_from_user_small copies words");
-	if (copy_from_user_small(&info, arg[0], sizeof(info)))
+	if (copy_from_user(&info, arg[0], sizeof(info)))
 		return -EFAULT;
 	/* Erratum 6: refuse 16-bit, code and not-present segments (hardened
 	 * Linux's tls_desc_okay) before anything is allocated or written. */
@@ -49,15 +48,15 @@ SYSCALL(SYS_set_thread_area, set_thread_area)
 	if (idx < GDT_ENTRY_TLS_MIN || idx > GDT_ENTRY_TLS_MAX)
 		return -EINVAL;
 
-	/* The task's copy, which every switch to it loads (load_TLS), and
-	 * this CPU's GDT slot, so that the descriptor is live when the call
-	 * returns: only the slot that changed, two words where load_TLS
-	 * would copy all three slots. No switch can come in between: the
-	 * kernel is not preemptive (a task leaves the CPU only in
-	 * schedule(), which nothing here calls), so this CPU stays ours, and
-	 * no interrupt handler touches entries 6..8. */
+	/* The task's copy, which every switch to it loads, and then this
+	 * CPU's GDT entries 6..8 through the same load_TLS - the one writer
+	 * of those entries - so that the descriptor is live when the call
+	 * returns. No switch can come in between: the kernel is not
+	 * preemptive (a task leaves the CPU only in schedule(), which
+	 * nothing here calls), so this CPU stays ours, and no interrupt
+	 * handler touches entries 6..8. */
 	t->tls_array[idx - GDT_ENTRY_TLS_MIN] = d;
-	this_cpu()->gdt[idx] = d;
+	load_TLS(t, this_cpu());
 	return 0;
 }
 

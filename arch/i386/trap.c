@@ -12,9 +12,7 @@
 #include "arch/i386/x86.h"
 #include "arch/i386/extable.h"
 #include "arch/i386/fpu.h"
-#include "arch/i386/syscall_restart.h"
 #include "kernel/clock.h"
-#include "kernel/cputime.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -136,21 +134,11 @@ static void user_fault(struct trapframe *tf, uint32_t addr)
 	struct task *t = current;
 	struct ksiginfo info = { .signo = exception_signal(tf->trapno), .code = SI_KERNEL,
 				 .fault = true };
-	struct vma *v = NULL;
 
 	switch (tf->trapno) {
 	case T_PGFLT:
-		if (t->mm && addr < USER_TOP) {
-			/* The areas are sorted (vm.h): the first that ends
-			 * above addr is the only one that may hold it. */
-			spin_lock(&t->mm->lock);
-			for (v = t->mm->vmas; v && v->end <= addr; v = v->next)
-				;
-			if (v && v->start > addr)
-				v = NULL;
-			spin_unlock(&t->mm->lock);
-		}
-		info.code = v ? SEGV_ACCERR : SEGV_MAPERR;
+		info.code = t->mm && addr < USER_TOP && vm_addr_mapped(t->mm, addr) ?
+			    SEGV_ACCERR : SEGV_MAPERR;
 		info.addr = addr;
 		break;
 	case T_DIVIDE:
@@ -202,10 +190,7 @@ static void page_fault(struct trapframe *tf)
 		sti();
 	err = addr < USER_TOP && mm ? vm_fault(mm, addr, write) : -EFAULT;
 
-	/* Resolved; or out of memory with this task the process killed
-	 * for it: its SIGKILL is taken on the way back to user mode, before
-	 * the access could be retried (kernel/mm/oom.h). */
-	if (err == 0 || (err == -ENOMEM && tf_from_user(tf) && current->group_exiting))
+	if (vm_fault_done(err, tf_from_user(tf)))
 		return;
 	if (tf_from_user(tf)) {
 		user_fault(tf, addr);
@@ -234,24 +219,24 @@ void return_to_user_prepare(struct trapframe *tf)
 			schedule();             /* returns with interrupts on */
 			continue;
 		}
-		/* restore_sigmask with nothing pending: rt_sigsuspend's
+		/* A saved mask with nothing pending: rt_sigsuspend's
 		 * signal was taken by another thread. do_signal puts the
 		 * caller's mask back before the call returns or restarts. */
-		if (signal_pending(current) || current->restore_sigmask) {
+		if (signal_pending(current) || linux_saved_sigmask_pending(current)) {
 			sti();
 			do_signal(tf);
 			continue;
 		}
 		/* No handler is to run now: an interrupted call whose
-		 * result says "restart" is made again (kernel/restart.h). */
-		syscall_restart_no_handler(tf);
+		 * result says "restart" is made again (compat/linux/restart.h). */
+		linux_restart_no_handler(tf);
 		return;
 	}
 }
 
 void timer_interrupt(struct trapframe *tf)
 {
-	account_tick(tf_from_user(tf)); /* the tick's CPU time (cputime.c) */
+	linux_account_tick(tf_from_user(tf));   /* the tick's CPU time */
 	clock_tick();
 }
 

@@ -53,16 +53,16 @@ long strncpy_from_user(char *dst, uint32_t usrc, size_t max)
 	if (max == 0)
 		return -ENAMETOOLONG;
 	/* Only the part below USER_TOP may be read. */
-	if (usrc >= 0xC0000000u)
+	if (usrc >= USER_TOP)
 		return -EFAULT;
-	if (max > 0xC0000000u - usrc)
-		max = 0xC0000000u - usrc;
+	if (max > USER_TOP - usrc)
+		max = USER_TOP - usrc;
 	n = user_strncpy(dst, (const char *)usrc, max);
 	if (n < 0)
 		return -EFAULT;
 	if ((size_t)n == max) {
 		/* No NUL: either too long, or the string ran into the kernel. */
-		return usrc + max == 0xC0000000u ? -EFAULT : -ENAMETOOLONG;
+		return usrc + max == USER_TOP ? -EFAULT : -ENAMETOOLONG;
 	}
 	return n;
 }

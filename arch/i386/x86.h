@@ -132,20 +132,6 @@ static inline void write_cr4(uint32_t v)
 	__asm__ volatile("movl %0, %%cr4" : : "r"(v) : "memory");
 }
 
-static inline uint32_t read_ebp(void)
-{
-	uint32_t v;
-	__asm__ volatile("movl %%ebp, %0" : "=r"(v));
-	return v;
-}
-
-static inline uint32_t read_esp(void)
-{
-	uint32_t v;
-	__asm__ volatile("movl %%esp, %0" : "=r"(v));
-	return v;
-}
-
 static inline uint64_t rdtsc(void)
 {
 	uint64_t v;

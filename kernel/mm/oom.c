@@ -11,13 +11,6 @@
 
 #define OOM_WAIT_NS (10ull * 1000 * 1000)      /* one tick at 100 Hz */
 
-static uint32_t nr_kills;
-
-uint32_t oom_kills(void)
-{
-	return __atomic_load_n(&nr_kills, __ATOMIC_RELAXED);
-}
-
 static bool alive(const struct task *t)
 {
 	return t->state != TASK_ZOMBIE && t->state != TASK_DEAD;
@@ -76,7 +69,6 @@ bool out_of_memory(void)
 		rss = victim->mm->rss_pages;
 		killed_self = victim->mm == self->mm;
 		kill_mm_users_locked(victim->mm);
-		__atomic_add_fetch(&nr_kills, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 

@@ -30,7 +30,5 @@
  * held). */
 bool out_of_memory(void);
 
-/* How many processes the policy has killed since boot (for tests). */
-uint32_t oom_kills(void);
 
 #endif

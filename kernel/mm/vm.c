@@ -89,7 +89,7 @@ void mm_put(struct mm *mm)
 		return;
 	/* /proc/PID/stat and cmdline find another process's mm under
 	 * tasklist_lock and take a reference with mm_get_unless_zero
-	 * (kernel/fs/proc_pid.c). Its last user has stored another mm or
+	 * (compat/linux/fs/proc_pid.c). Its last user has stored another mm or
 	 * NULL in task->mm already, so a reader that takes the lock from now
 	 * on cannot find this one; one that holds it now may be about to
 	 * look at users (and see 0): wait for it to let go (the lock as a
@@ -200,6 +200,11 @@ static int vm_fault_once(struct mm *mm, uint32_t addr, bool write)
 		err = -ENOMEM;
 	spin_unlock(&mm->lock);
 	return err;
+}
+
+bool vm_fault_done(int err, bool user)
+{
+	return err == 0 || (err == -ENOMEM && user && current->group_exiting);
 }
 
 int vm_fault(struct mm *mm, uint32_t addr, bool write)

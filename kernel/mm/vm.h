@@ -93,6 +93,14 @@ int vm_load(struct mm *mm, uint32_t uaddr, const void *src, uint32_t n);
  * no page could be had even from the out-of-memory policy (oom.h; then
  * current may be the process it killed). Sleeps while a victim dies. */
 int vm_fault(struct mm *mm, uint32_t addr, bool write);
+/* After vm_fault's err for a fault of current's, from user mode or not:
+ * is nothing more to be done? Resolved, or out of memory with current's
+ * process the one killed for it, whose SIGKILL is taken on the way back
+ * to user mode before the access could be retried (oom.h). */
+bool vm_fault_done(int err, bool user);
+/* Is addr inside one of mm's areas (a fault there is SEGV_ACCERR, not
+ * SEGV_MAPERR)? Takes mm->lock. */
+bool vm_addr_mapped(struct mm *mm, uint32_t addr);
 
 /* The system calls (abi.md sections 3 and 8). */
 uint32_t vm_brk(struct mm *mm, uint32_t addr);
@@ -100,10 +108,6 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 	     uint32_t flags, int fd, uint32_t pgoff);
 int vm_munmap(struct mm *mm, uint32_t addr, uint32_t len);
 int vm_mprotect(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot);
-/* madvise(2): the hints are accepted, MADV_DONTNEED and MADV_FREE drop a
- * private area's pages (they read as zeros again), anything else is
- * -EINVAL; a hole in the range is -ENOMEM (after the rest is done). */
-int vm_madvise(struct mm *mm, uint32_t addr, uint32_t len, int advice);
 
 /* The physical address mapped at uaddr (the page faulted in first), or 0
  * if uaddr may not be accessed so. With write, a copy-on-write page is

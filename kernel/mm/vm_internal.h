@@ -9,10 +9,21 @@
 #include "kernel/mm/vm.h"
 #include "kernel/mm/kmem.h"
 
+#define PAGE_MASK_LOW ((uint32_t)PAGE_SIZE - 1)
+
+/* a rounded up to a page boundary (0 past the top: a wrap). */
+static inline uint32_t page_up(uint32_t a)
+{
+	return (a + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
+}
+
 /* Any access at all: an area without these bits is PROT_NONE. */
 #define PROT_ACCESS (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 extern struct objcache vma_cache;
+
+/* Do the areas cover [start, end) without a hole? mm->lock held. */
+bool range_covered(struct mm *mm, uint32_t start, uint32_t end);
 
 /* The area containing addr, or NULL. */
 struct vma *vma_find(struct mm *mm, uint32_t addr);

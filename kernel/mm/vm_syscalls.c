@@ -1,4 +1,4 @@
-/* kernel/mm/vm_syscalls.c - brk, munmap, mprotect, mmap2 and madvise (abi.md
+/* kernel/mm/vm_syscalls.c - brk, munmap, mprotect, mmap2 (abi.md
  * sections 3 and 8). Each is the calling task's address space handed to
  * its vm_* function (kernel/mm/vma.c), which checks every argument: no
  * value a program passes can harm the kernel. */
@@ -30,10 +30,4 @@ SYSCALL(SYS_mprotect, mprotect)
 SYSCALL(SYS_mmap2, mmap2)
 {
 	return vm_mmap(current->mm, arg[0], arg[1], arg[2], arg[3], (int)arg[4], arg[5]);
-}
-
-/* madvise(addr, len, advice) */
-SYSCALL(SYS_madvise, madvise)
-{
-	return vm_madvise(current->mm, arg[0], arg[1], (int)arg[2]);
 }

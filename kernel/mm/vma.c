@@ -23,12 +23,6 @@
 #include "kernel/task.h"
 #include "lib/errno.h"
 
-#define PAGE_MASK_LOW ((uint32_t)PAGE_SIZE - 1)
-
-static uint32_t page_up(uint32_t a)
-{
-	return (a + PAGE_MASK_LOW) & ~PAGE_MASK_LOW;
-}
 
 struct vma *vma_find(struct mm *mm, uint32_t addr)
 {
@@ -37,6 +31,16 @@ struct vma *vma_find(struct mm *mm, uint32_t addr)
 		if (addr < v->end)
 			return addr >= v->start ? v : NULL;
 	return NULL;
+}
+
+bool vm_addr_mapped(struct mm *mm, uint32_t addr)
+{
+	bool mapped;
+
+	spin_lock(&mm->lock);
+	mapped = vma_find(mm, addr) != NULL;
+	spin_unlock(&mm->lock);
+	return mapped;
 }
 
 /* Is no area inside [start, end)? */
@@ -49,7 +53,7 @@ static bool range_free(struct mm *mm, uint32_t start, uint32_t end)
 }
 
 /* Do the areas cover all of [start, end), without a hole? */
-static bool range_covered(struct mm *mm, uint32_t start, uint32_t end)
+bool range_covered(struct mm *mm, uint32_t start, uint32_t end)
 {
 	for (struct vma *v = mm->vmas; v && start < end; v = v->next) {
 		if (v->end <= start)
@@ -201,7 +205,7 @@ int vm_add_area(struct mm *mm, uint32_t start, uint32_t len, uint32_t prot,
  * when there is a limit (one walk of the areas). mm->lock held. */
 static bool may_expand(struct mm *mm, uint32_t start, uint32_t end)
 {
-	unsigned long limit = current->rlim[RLIMIT_AS].rlim_cur;
+	unsigned long limit = linux_as_limit();
 	uint64_t total = end - start;
 
 	ASSERT(spin_held(&mm->lock));
@@ -395,60 +399,4 @@ out:
 	spin_unlock(&mm->lock);
 	spares_put(&s);
 	return old;
-}
-
-/* ---- madvise ---- */
-
-#define MADV_NORMAL     0
-#define MADV_RANDOM     1
-#define MADV_SEQUENTIAL 2
-#define MADV_WILLNEED   3
-#define MADV_DONTNEED   4
-#define MADV_FREE       8
-#define MADV_COLD       20
-#define MADV_PAGEOUT    21
-
-/* Linux's madvise, for what Spindle's memory has: anonymous areas, no
- * swap, no huge pages, no KSM. glibc gives back an exited thread's stack
- * with MADV_DONTNEED. The access hints change nothing here (everything
- * is in memory); DONTNEED drops the pages of private areas, which read
- * as zeros at their next touch, and FREE (which lets the kernel choose
- * between the old data and zeros) does the same. A shared area keeps
- * its pages: they are the other sharers' too, and the next touch would
- * find the same data again on Linux. The advice Spindle does not have
- * (DONTFORK, WIPEONFORK, MERGEABLE, HUGEPAGE ...) is -EINVAL, as Linux
- * says of one its configuration lacks. */
-int vm_madvise(struct mm *mm, uint32_t addr, uint32_t len, int advice)
-{
-	uint32_t end;
-	bool drop, hole;
-
-	switch (advice) {
-	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL: case MADV_WILLNEED:
-	case MADV_COLD: case MADV_PAGEOUT:
-		drop = false;
-		break;
-	case MADV_DONTNEED: case MADV_FREE:
-		drop = true;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (addr & PAGE_MASK_LOW)
-		return -EINVAL;
-	if (len == 0)
-		return 0;
-	len = page_up(len);
-	end = addr + len;
-	if (len == 0 || end < addr)
-		return -EINVAL;         /* wraps around: Linux's answer */
-	/* Beyond user space there are no areas: a hole, as on Linux. */
-	spin_lock(&mm->lock);
-	hole = end > USER_TOP || !range_covered(mm, addr, end);
-	for (struct vma *v = mm->vmas; drop && v && v->start < end; v = v->next)
-		if (v->end > addr && !(v->flags & VMA_SHARED))
-			vm_unmap_pages(mm, v->start > addr ? v->start : addr,
-				       v->end < end ? v->end : end);
-	spin_unlock(&mm->lock);
-	return hole ? -ENOMEM : 0;
 }

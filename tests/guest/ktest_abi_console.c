@@ -9,7 +9,7 @@
  * going out, so the console lock (which kprintf takes, interrupts off)
  * is held for the few port accesses. The VGA check prints a line with
  * kprintf and looks for it in the text screen at physical 0xB8000. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/console.h"
 #include "kernel/printf.h"
 #include "arch/i386/mmu.h"

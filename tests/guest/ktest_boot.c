@@ -1,6 +1,6 @@
 /* tests/guest/ktest_boot.c - the machine state kmain leaves: the per-CPU
  * GDT in the seed's layout, the TSS, the segment registers, paging. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/mmu.h"
 #include "arch/i386/paging.h"

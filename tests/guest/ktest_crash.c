@@ -2,7 +2,7 @@
  * on its own and must end in a PANIC with a symbolised backtrace that
  * names the test function; tests/run.py checks the shape of that output
  * and QEMU's exit status 255 (power-off status 0x7f). */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"

@@ -9,9 +9,9 @@
  * kernel_read. Each ends with every object and frame given back (the
  * counters of kmem.h and pmm.h exactly as at the start). The syscalls
  * proper are exercised from user space (user/tests). */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/file.h"
-#include "kernel/fs/vfs.h"
+#include "compat/linux/fs/vfs.h"
 #include "kernel/initrd.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/pmm.h"
@@ -75,7 +75,7 @@ KTEST(file, copy_shares_files_and_offsets)
 
 	KCHECK(node != NULL && node->size > 10);
 	KCHECK(fs != NULL);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), 3);
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), 3);
 	motd = fs->fd[3];
 	KCHECK_EQ(motd->refcount, 1);
 	KCHECK(S_ISREG(motd->inode->mode));
@@ -121,7 +121,7 @@ KTEST(file, clone_files_refcount)
 	files_put(fs);                  /* it exits: the table stays */
 	KCHECK_EQ(fs->refcount, 1);
 	KCHECK_EQ(fs->fd[0]->refcount, 3);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), 3);
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), 3);
 	files_put(fs);                  /* the last put closes fd 3 too */
 	KCHECK_NO_LEAK(start);
 }
@@ -138,7 +138,7 @@ KTEST(file, kernel_read_to_the_end)
 
 	KCHECK(node != NULL && node->size < sizeof(buf));
 	KCHECK(fs != NULL);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), 3);
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), 3);
 	f = fd_get(fs, 3);
 	while ((n = kernel_read(f, buf + total, 7)) > 0)
 		total += (uint32_t)n;
@@ -155,7 +155,7 @@ KTEST(file, kernel_read_to_the_end)
 static bool open_gives(struct files *fs, const char *path, int flags, long want,
 		       uint32_t kind)
 {
-	long fd = do_open(fs, path, flags);
+	long fd = do_open(fs, path, flags, 0);
 
 	if (fd != want && !(want == 0 && fd >= 0)) {
 		ktest_fail(__FILE__, __LINE__, "open(\"%s\", %#x) = %ld, not %ld",
@@ -231,14 +231,14 @@ KTEST(file, open_paths_and_errors)
 		KCHECK(fs->fd[i] == NULL);
 
 	/* The console honours the access mode it was opened with. */
-	KCHECK_EQ(do_open(fs, "/dev/console", O_RDONLY), 3);
+	KCHECK_EQ(do_open(fs, "/dev/console", O_RDONLY, 0), 3);
 	KCHECK_EQ(fs->fd[3]->mode, FMODE_READ);
 	KCHECK_EQ(do_write(fs, 3, UBUF, 1), -EBADF);
-	KCHECK_EQ(do_open(fs, "/dev/console", O_WRONLY), 4);
+	KCHECK_EQ(do_open(fs, "/dev/console", O_WRONLY, 0), 4);
 	KCHECK_EQ(fs->fd[4]->mode, FMODE_WRITE);
 	KCHECK_EQ(do_read(fs, 4, UBUF, 1), -EBADF);
 	/* A directory opens, but reads as -EISDIR. */
-	KCHECK_EQ(do_open(fs, "/etc", O_RDONLY), 5);
+	KCHECK_EQ(do_open(fs, "/etc", O_RDONLY, 0), 5);
 	KCHECK_EQ(do_read(fs, 5, UBUF, 1), -EISDIR);
 	KCHECK_EQ(do_write(fs, 5, UBUF, 1), -EBADF);
 	files_put(fs);
@@ -255,17 +255,17 @@ KTEST(file, lowest_free_fd_and_emfile)
 	KCHECK(fs != NULL);
 	KCHECK_EQ(limit, INR_OPEN_CUR);         /* Linux's default */
 	for (int fd = 3; fd < limit; fd++)      /* the table grows on the way */
-		KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), fd);
+		KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), fd);
 	KCHECK_EQ(fs->max, (unsigned)limit);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), -EMFILE);
-	KCHECK_EQ(do_open(fs, "/nosuchfile", O_RDONLY), -EMFILE);  /* checked first */
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), -EMFILE);
+	KCHECK_EQ(do_open(fs, "/nosuchfile", O_RDONLY, 0), -EMFILE);  /* checked first */
 	KCHECK_EQ(do_close(fs, 10), 0);
 	KCHECK_EQ(do_close(fs, 20), 0);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), 10);
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), 10);
 	KCHECK_EQ(do_close(fs, 0), 0);
 	KCHECK_EQ(fs->fd[1]->refcount, 2);
-	KCHECK_EQ(do_open(fs, "/dev/console", O_RDWR), 0);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), 20);
+	KCHECK_EQ(do_open(fs, "/dev/console", O_RDWR, 0), 0);
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), 20);
 	files_put(fs);
 	KCHECK_NO_LEAK(start);
 }
@@ -277,19 +277,19 @@ KTEST(file, rw_errors)
 	struct files *fs = files_new_console();
 
 	KCHECK(fs != NULL);
-	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY), 3);
+	KCHECK_EQ(do_open(fs, MOTD, O_RDONLY, 0), 3);
 	/* bad fds */
 	KCHECK_EQ(do_read(fs, -1, UBUF, 1), -EBADF);
 	KCHECK_EQ(do_read(fs, NR_OPEN_MAX, UBUF, 1), -EBADF);
 	KCHECK_EQ(do_read(fs, 4, UBUF, 1), -EBADF);
 	KCHECK_EQ(do_write(fs, 0x7fffffff, UBUF, 1), -EBADF);
-	KCHECK_EQ(do_writev(fs, 4, UBUF, 1), -EBADF);
+	KCHECK_EQ(do_rwv(fs, 4, true, UBUF, 1), -EBADF);
 	KCHECK_EQ(do_close(fs, -1), -EBADF);
 	KCHECK_EQ(do_close(fs, NR_OPEN_DEFAULT), -EBADF);
 	KCHECK_EQ(do_read(NULL, 0, UBUF, 1), -EBADF);      /* a kernel thread */
 	/* the file is read-only */
 	KCHECK_EQ(do_write(fs, 3, UBUF, 1), -EBADF);
-	KCHECK_EQ(do_writev(fs, 3, UBUF, 1), -EBADF);
+	KCHECK_EQ(do_rwv(fs, 3, true, UBUF, 1), -EBADF);
 	/* buffers outside user space: -EFAULT before anything else */
 	KCHECK_EQ(do_read(fs, 3, 0xC0000000u, 1), -EFAULT);
 	KCHECK_EQ(do_read(fs, 3, 0xBFFFFFFFu, 2), -EFAULT);
@@ -305,13 +305,13 @@ KTEST(file, rw_errors)
 	KCHECK_EQ(do_write(fs, 1, 0, 0), 0);
 	KCHECK_EQ(fs->fd[3]->pos, 0);
 	/* writev's vector count and vector pointer */
-	KCHECK_EQ(do_writev(fs, 1, UBUF, 0), 0);
-	KCHECK_EQ(do_writev(fs, 1, UBUF, -1), -EINVAL);
-	KCHECK_EQ(do_writev(fs, 1, UBUF, UIO_MAXIOV + 1), -EINVAL);
-	KCHECK_EQ(do_writev(fs, 1, 0xC0000000u, 2), -EFAULT);
+	KCHECK_EQ(do_rwv(fs, 1, true, UBUF, 0), 0);
+	KCHECK_EQ(do_rwv(fs, 1, true, UBUF, -1), -EINVAL);
+	KCHECK_EQ(do_rwv(fs, 1, true, UBUF, UIO_MAXIOV + 1), -EINVAL);
+	KCHECK_EQ(do_rwv(fs, 1, true, 0xC0000000u, 2), -EFAULT);
 	/* a vector too big for the stack is kmalloc'ed, and freed */
-	KCHECK_EQ(do_writev(fs, 1, 0xC0000000u, UIO_MAXIOV), -EFAULT);
-	KCHECK_EQ(do_writev(fs, 1, 0xBFFFFFF8u, 2), -EFAULT);
+	KCHECK_EQ(do_rwv(fs, 1, true, 0xC0000000u, UIO_MAXIOV), -EFAULT);
+	KCHECK_EQ(do_rwv(fs, 1, true, 0xBFFFFFF8u, 2), -EFAULT);
 	files_put(fs);
 	KCHECK_NO_LEAK(start);
 }

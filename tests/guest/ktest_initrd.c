@@ -11,7 +11,7 @@
  * and appends `extra_size=N` (N = that file's size) to the command line;
  * initrd.plain_module checks /bin/extra against it. Booted without
  * extra_size=, the test checks that there is no /bin/extra. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/bootinfo.h"
 #include "kernel/initrd.h"
 #include "arch/i386/mmu.h"

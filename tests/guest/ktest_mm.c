@@ -5,7 +5,7 @@
  * back to the pool, so a workload that frees everything leaves no trace.
  * Two tests run the pool dry on purpose, to show that running out is a
  * NULL return, never a panic. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/bootinfo.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/pmm.h"

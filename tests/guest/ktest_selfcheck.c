@@ -6,7 +6,7 @@
  *   - a self-reaping task parked in the per-CPU task cache is poisoned
  *     after its mm, the moment it parks;
  *   - double faults go to a task gate, to each CPU's TSS in entry 23. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"

@@ -10,7 +10,7 @@
  * must have a sighand (do_signal, the calls), the boot task borrows one
  * and gives it back; the idle task is never asked about signals by the
  * scheduler, and no return to user mode happens here. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"

@@ -7,7 +7,7 @@
  * The harness says how many CPUs QEMU was given with `expect_cpus=N` on
  * the command line; without it the count is checked against what the
  * firmware listed. Every wait is bounded (see ktest_timer.c's rules). */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/bootinfo.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"

@@ -10,7 +10,7 @@
  * are late or lost when the host is busy (never early), so the rate
  * bounds are loose: wide enough not to flake, narrow enough to catch a
  * wrong HZ or a TSC calibration off by a factor of two. */
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/clock.h"
 #include "arch/i386/x86.h"
 

@@ -1,13 +1,13 @@
 /* tests/guest/ktest_tty.c - group tty: the canonical line discipline of
- * the console (kernel/tty.h).
+ * the console (compat/linux/tty.h).
  *
  * The discipline is plain data, so these tests type bytes into a private
  * struct ldisc, catch its echo, and read lines back, with no hardware.
  * Reading the real console (sleeping, -EINTR, the COM1 interrupt's hook)
  * needs a process: user-space tests do that. */
-#include "kernel/ktest.h"
-#include "kernel/tty.h"
-#include "lib/abi.h"
+#include "tests/guest/ktest.h"
+#include "compat/linux/tty.h"
+#include "lib/abi_linux.h"
 #include "lib/string.h"
 
 static struct ldisc ld;

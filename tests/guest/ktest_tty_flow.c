@@ -1,5 +1,5 @@
 /* tests/guest/ktest_tty_flow.c - group tty: the discipline's input flow
- * control (kernel/tty.h: ldisc_throttled, ldisc_receive).
+ * control (compat/linux/tty.h: ldisc_throttled, ldisc_receive).
  *
  * When the buffer is full of complete lines, the console tty takes no
  * more bytes until a read makes room: they wait in the UART instead of
@@ -8,8 +8,8 @@
  * times the buffer's size, with reads in between, and every byte must
  * come out, edited, echoed and in order. The path through the real UART
  * is tests/run.py's console.tty_typeahead. */
-#include "kernel/ktest.h"
-#include "kernel/tty.h"
+#include "tests/guest/ktest.h"
+#include "compat/linux/tty.h"
 #include "lib/string.h"
 
 #define BIG 12288                   /* room for all a test types or echoes */

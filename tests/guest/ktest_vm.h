@@ -20,7 +20,7 @@
 #ifndef TESTS_GUEST_KTEST_VM_H
 #define TESTS_GUEST_KTEST_VM_H
 
-#include "kernel/ktest.h"
+#include "tests/guest/ktest.h"
 #include "kernel/task.h"
 #include "kernel/printf.h"
 #include "kernel/mm/vm.h"

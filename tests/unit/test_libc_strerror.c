@@ -7,7 +7,7 @@
 #include "tests/unit/unit.h"
 #include "user/lib/string.h"
 #include "lib/errno.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 const char *strerrordesc_np(int e);
 const char *sigdescr_np(int sig);

@@ -1,11 +1,10 @@
-/* tests/unit/test_personality.c - kernel/personality.c's reading of the
+/* tests/unit/test_personality.c - kernel/elf_note.c's reading of the
  * GNU ABI note (abi.md section 9) on ELF images built here: the note as
  * glibc links it, other notes before it, a non-Linux OS word, and
  * malformed notes whose sizes run past the segment or wrap. Each image is
  * a heap copy of exactly its size, so ASan reports any read past it. */
 #include "tests/unit/unit.h"
 #include "kernel/elf.h"
-#include "kernel/personality.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,28 +29,22 @@ static void put_note(struct image *im, uint32_t namesz, uint32_t descsz, uint32_
 	im->len += desc_words * 4;
 }
 
-/* The personality of an image with one PT_NOTE over [NOTE_OFF, im->len),
- * or over filesz bytes when filesz is not 0. */
+enum { PERSONALITY_SEED, PERSONALITY_LINUX };
+
+/* The personality the notes over [NOTE_OFF, im->len) give, or those over
+ * filesz bytes when filesz is not 0 (execve reads a PT_NOTE segment's
+ * p_filesz bytes; a segment that runs past the file is never read). */
 static int personality_of(struct image *im, uint32_t filesz)
 {
-	struct elf32_ehdr eh;
-	struct elf32_phdr ph;
+	uint32_t len = filesz ? filesz : im->len - NOTE_OFF;
 	unsigned char *copy;
 	int p;
 
-	memset(&eh, 0, sizeof(eh));
-	memset(&ph, 0, sizeof(ph));
-	eh.e_phoff = sizeof(eh);
-	eh.e_phnum = 1;
-	ph.p_type = PT_NOTE;
-	ph.p_offset = NOTE_OFF;
-	ph.p_filesz = filesz ? filesz : im->len - NOTE_OFF;
-	memcpy(im->b, &eh, sizeof(eh));
-	memcpy(im->b + sizeof(eh), &ph, sizeof(ph));
-	copy = malloc(im->len);
-	memcpy(copy, im->b, im->len);
-	p = elf_personality((const struct elf32_ehdr *)copy,
-			    (const struct elf32_phdr *)(copy + sizeof(eh)), im->len);
+	if (NOTE_OFF + len > im->len)
+		return PERSONALITY_SEED;
+	copy = malloc(len ? len : 1);
+	memcpy(copy, im->b + NOTE_OFF, len);
+	p = elf_notes_say_linux(copy, len) ? PERSONALITY_LINUX : PERSONALITY_SEED;
 	free(copy);
 	return p;
 }

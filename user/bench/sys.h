@@ -9,7 +9,7 @@
 #define USER_BENCH_SYS_H
 
 #include "lib/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 static inline uint64_t rdtsc(void)
 {

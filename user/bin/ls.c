@@ -3,7 +3,12 @@
  * ending in '/', a symbolic link's followed by " -> target"); a file
  * argument is shown as itself. No PATH: the working directory. With
  * several, each directory's listing starts with "PATH:". -a shows the
- * names starting with '.' too. */
+ * names starting with '.' too.
+ *
+ * On the seed kernel (make seed) there are no directories and no stat
+ * (abi.md section 3: the initrd's files, read-only): ls then lists
+ * /proc/files, the flat table of the initrd's files, "SIZE PATH" a
+ * line, keeping the paths under the directory asked for. */
 #include "stdio.h"
 #include "stdlib.h"
 #include "string.h"
@@ -73,6 +78,34 @@ static int list_dir(const char *dir)
 	return 0;
 }
 
+/* The seed kernel's way: /proc/files, the paths under dir. */
+static int list_flat(const char *dir)
+{
+	char line[512], prefix[256];
+	FILE *f = fopen("/proc/files", "r");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "ls: /proc/files: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!strcmp(dir, ".") || !strcmp(dir, "/"))
+		dir = "";
+	snprintf(prefix, sizeof(prefix), "%s/", dir);
+	n = strlen(prefix);
+	while (fgets(line, sizeof(line), f)) {
+		char *path = strchr(line, ' ');
+		if (!path)
+			continue;
+		*path++ = '\0';
+		path[strcspn(path, "\n")] = '\0';
+		if (!strncmp(path, prefix, n) && (all || path[n] != '.'))
+			printf("%8s %s\n", line, path + n);
+	}
+	fclose(f);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1, rc = 0, paths;
@@ -82,6 +115,14 @@ int main(int argc, char **argv)
 		i++;
 	}
 	paths = argc - i;
+	if (stat("/", &(struct stat){ 0 }) < 0 && errno == ENOSYS) {
+		/* The seed kernel: no directories to walk. */
+		if (paths == 0)
+			return list_flat(".");
+		for (; i < argc; i++)
+			rc |= list_flat(argv[i]);
+		return rc;
+	}
 	if (paths == 0)
 		return list_dir(".");
 	for (; i < argc; i++) {

@@ -10,7 +10,7 @@
  *   FZ_SANDBOX (calls.c, paths[]): pid 1 makes it before the run
  *   (fz_fs_snapshot) and makes it again afterwards (fz_fs_restore):
  *   each copy truncated to nothing and copied anew, so it holds the same
- *   pages and the same slot array as before (kernel/fs/ramfs_file.c).
+ *   pages and the same slot array as before (compat/linux/fs/ramfs_file.c).
  * - pid 1 lists the tree before the run and afterwards removes every
  *   entry that was not there, deepest first.
  * - A file outside the sandbox whose size changed, or an old entry that

@@ -4,7 +4,7 @@
 #define USER_DIRENT_H
 
 #include "sys/types.h"
-#include "lib/abi.h"            /* DT_* */
+#include "lib/abi_linux.h"            /* DT_* */
 
 struct dirent {
 	ino_t d_ino;

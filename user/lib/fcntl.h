@@ -4,7 +4,7 @@
 #define USER_FCNTL_H
 
 #include "sys/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 int open(const char *path, int flags, ...);     /* mode_t mode with O_CREAT */
 int openat(int dirfd, const char *path, int flags, ...);

@@ -192,7 +192,7 @@ mode_t umask(mode_t mask) { return (mode_t)raw_umask(mask); }
 int getrlimit(int res, struct rlimit *r) { return __syscall_ret(raw_ugetrlimit(res, r)); }
 int setrlimit(int res, const struct rlimit *r) { return __syscall_ret(raw_setrlimit(res, r)); }
 
-/* The CPU-time calls (kernel/cputime.c): here with getrlimit, their
+/* The CPU-time calls (compat/linux/cputime.c): here with getrlimit, their
  * neighbours in <sys/resource.h>. */
 int getrusage(int who, struct rusage *ru) { return __syscall_ret(RAW2(SYS_getrusage, who, ru)); }
 clock_t times(struct tms *buf) { return __syscall_ret(RAW1(SYS_times, buf)); }

@@ -14,7 +14,7 @@
 #define USER_FUTEX_H
 
 #include "lib/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 /* Every futex system call of the thread library goes through this one
  * function (pthread_futex.c). It is a weak symbol, so that a program may

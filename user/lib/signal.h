@@ -6,7 +6,7 @@
 #define USER_SIGNAL_H
 
 #include "sys/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 #ifndef SIG_DFL
 #define SIG_DFL ((void *)0)

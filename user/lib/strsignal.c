@@ -1,7 +1,7 @@
 /* user/lib/strsignal.c - strsignal: the text of a signal number, as glibc
  * words it (the shell prints it for a job a signal killed). */
 #include "string.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 #include "lib/format.h"
 
 static const char *const descriptions[] = {

@@ -8,7 +8,7 @@
 #ifndef USER_SYSCALL_H
 #define USER_SYSCALL_H
 
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 long raw_syscall0(long nr);
 long raw_syscall1(long nr, long a1);

@@ -4,7 +4,7 @@
 #define USER_TIME_H
 
 #include "sys/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 int nanosleep(const struct timespec *req, struct timespec *rem);
 int clock_gettime(clockid_t clk, struct timespec *ts);

@@ -4,7 +4,7 @@
 #define USER_UNISTD_H
 
 #include "sys/types.h"
-#include "lib/abi.h"            /* SEEK_*, R_OK ... */
+#include "lib/abi_linux.h"            /* SEEK_*, R_OK ... */
 
 #define STDIN_FILENO  0
 #define STDOUT_FILENO 1

@@ -1,5 +1,5 @@
 /* user/linux/lx_clone.c - clone(2) under the linux personality: Linux
- * 6.1's flag bits (abi.md section 9, kernel/clone_flags.c), through
+ * 6.1's flag bits (abi.md section 9, compat/linux/clone.c), through
  * glibc's clone() wrapper and raw syscalls. Booted as init (pid 1). */
 #define _GNU_SOURCE
 #define LX_PROG "lx_clone"

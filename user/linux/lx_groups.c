@@ -1,5 +1,5 @@
 /* user/linux/lx_groups.c - getgroups as glibc and busybox's `id` call it
- * (kernel/uname.c): root, the one user, has no supplementary groups, as
+ * (compat/linux/uname.c): root, the one user, has no supplementary groups, as
  * Linux's init has none. Each expectation is Linux 6.1's for a process
  * with an empty group list (checked on Linux after setgroups(0, NULL)
  * as root: the case runs that first where it may). */

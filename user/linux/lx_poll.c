@@ -1,5 +1,5 @@
 /* user/linux/lx_poll.c - poll(2) as glibc calls it (abi.md section 9,
- * kernel/fs/poll.c): pipes readable, writable, hung up and in error; fds
+ * compat/linux/fs/poll.c): pipes readable, writable, hung up and in error; fds
  * not open (POLLNVAL) and negative (skipped); timeouts of 0, some and
  * none; a wake-up by another thread and by another process; a signal
  * (EINTR), a bad pointer (EFAULT), too many fds (EINVAL); regular files,

@@ -1,5 +1,5 @@
 /* user/linux/lx_procfs.c - /proc/<pid>/stat and /proc/<pid>/cmdline as ps
- * reads them (kernel/fs/proc_pid.c): stat's 52 fields with the ids,
+ * reads them (compat/linux/fs/proc_pid.c): stat's 52 fields with the ids,
  * state, thread count and exit signal in their places, for this process,
  * a child that sleeps and a zombie; the CPU times and a stopped child's
  * T; status's fields and maps' areas (with the stack where glibc's

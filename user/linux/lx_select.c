@@ -1,5 +1,5 @@
 /* user/linux/lx_select.c - the select calls and ppoll (abi.md section 9,
- * kernel/fs/select.c, kernel/fs/poll.c) as glibc programs make them:
+ * compat/linux/fs/select.c, compat/linux/fs/poll.c) as glibc programs make them:
  * glibc's select() and pselect(), and each system call by its number
  * (select 82 with its argument struct, _newselect 142, pselect6 308 and
  * pselect6_time64 413, ppoll 309 and ppoll_time64 414). Readable,

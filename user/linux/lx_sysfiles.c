@@ -1,6 +1,6 @@
 /* user/linux/lx_sysfiles.c - the system-wide /proc files and statfs as
- * glibc programs read them (abi.md section 9, kernel/kinfo_linux.c,
- * kernel/fs/statfs.c): /proc/meminfo's fields and MemFree going down as
+ * glibc programs read them (abi.md section 9, compat/linux/kinfo_linux.c,
+ * compat/linux/fs/statfs.c): /proc/meminfo's fields and MemFree going down as
  * memory is touched; /proc/uptime going up; /proc/loadavg's five
  * fields; /proc/stat's cpu lines (glibc's sysconf counts CPUs from them
  * when /sys is missing); /proc/mounts through getmntent; statfs, fstatfs

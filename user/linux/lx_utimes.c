@@ -1,6 +1,6 @@
 /* user/linux/lx_utimes.c - utimensat as glibc calls it (futimens,
  * utimensat: glibc 2.36 tries utimensat_time64 first) and the 32-bit
- * utimensat through syscall() (kernel/fs/utimes.c), what `touch` uses:
+ * utimensat through syscall() (compat/linux/fs/utimes.c), what `touch` uses:
  * given times, UTIME_NOW, UTIME_OMIT, NULL for now, the change time, a
  * symbolic link itself, an open file, AT_EMPTY_PATH, and every error.
  * Each expectation is Linux 6.1's, checked on Linux (tmpfs). */

@@ -1,5 +1,5 @@
 /* user/tests/t_fs_link.c - hard links and nodes on the RAM file system
- * (abi.md section 9, kernel/fs/link.c): link and linkat (st_nlink, one
+ * (abi.md section 9, compat/linux/fs/link.c): link and linkat (st_nlink, one
  * inode under two names, the data outliving one of them, rename between
  * two names of one inode, AT_SYMLINK_FOLLOW, AT_EMPTY_PATH), mknod and
  * mknodat (regular files, FIFOs that open as pipes, socket nodes), and
@@ -193,7 +193,7 @@ TEST(mknod_regular_files_and_errors)
 	EXPECT_EQ(raw_mknod(D "/bad", 0170000 | 0644, 0), -EINVAL);
 	EXPECT_EQ(raw_mknod(D "/bad", 0030000 | 0644, 0), -EINVAL);
 	EXPECT_EQ(raw_mknod(D "/nodir/bad", 0170000, 0), -EINVAL);
-	/* Devices: no device numbers to bind (kernel/fs/link.c), EPERM
+	/* Devices: no device numbers to bind (compat/linux/fs/link.c), EPERM
 	 * after the name's own errors. */
 	EXPECT_EQ(raw_mknod(D "/chr", S_IFCHR | 0600, (1 << 8) | 3), -EPERM);
 	EXPECT_EQ(raw_mknod(D "/blk", S_IFBLK | 0600, (8 << 8) | 0), -EPERM);

@@ -1,5 +1,5 @@
 /* user/tests/t_jobctl.c - job-control stops (abi.md section 9,
- * kernel/jobctl.c): SIGSTOP stops a whole process (every thread shows
+ * compat/linux/jobctl.c): SIGSTOP stops a whole process (every thread shows
  * T in /proc/tasks), wait4's WUNTRACED reports it once (WIFSTOPPED),
  * SIGCONT continues it and WCONTINUED reports that once; SIGKILL ends a
  * stopped process; the parent's SIGCHLD says CLD_STOPPED and

@@ -1,4 +1,4 @@
-/* user/tests/t_restart.c - system-call restart (kernel/restart.h, abi.md
+/* user/tests/t_restart.c - system-call restart (compat/linux/restart.h, abi.md
  * section 7, docs/signals.md): a call asleep when a signal comes returns
  * -EINTR if a handler runs, is made again if the handler has SA_RESTART
  * and the call is one Linux restarts (read, wait4, untimed FUTEX_WAIT),

@@ -126,7 +126,7 @@ TEST(clock_getres_266_406_gettime64_403)
 	EXPECT_EQ(RAW2(266, CLOCK_MONOTONIC_COARSE, &r), 0);
 	EXPECT_EQ(r.tv_nsec, 10000000);
 	EXPECT_EQ(RAW2(266, CLOCK_REALTIME, 0), 0);
-	/* The CPU-time clocks count ticks (kernel/cputime.c). */
+	/* The CPU-time clocks count ticks (compat/linux/cputime.c). */
 	EXPECT_EQ(RAW2(266, CLOCK_PROCESS_CPUTIME_ID, &r), 0);
 	EXPECT_EQ(r.tv_nsec, 10000000);
 	EXPECT_EQ(RAW2(266, -1, &r), -EINVAL);

@@ -1,5 +1,5 @@
 /* user/tests/t_times.c - CPU-time accounting (abi.md section 9,
- * kernel/cputime.c): times 43, getrusage 77 and wait4's rusage. Each
+ * compat/linux/cputime.c): times 43, getrusage 77 and wait4's rusage. Each
  * timer tick is charged to the task it interrupted, user or system by
  * the mode it came from; sleeping costs nothing; a process's time is the
  * sum of its threads' (gone ones included); a child's time, with its own

@@ -1,4 +1,4 @@
-/* user/tests/t_tty_pgrp.c - process groups and sessions (kernel/pgrp.c)
+/* user/tests/t_tty_pgrp.c - process groups and sessions (compat/linux/pgrp.c)
  * and the console's foreground group (TIOCGPGRP/TIOCSPGRP, tty.h):
  * Linux's rules for setpgid and setsid with every error, inheritance by
  * fork and execve, kill(0) and kill(-pgid), and a background read. */

@@ -3,7 +3,7 @@
 #ifndef USER_SYS_AUXV_H
 #define USER_SYS_AUXV_H
 
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 /* The value of the first entry of type, or 0 (errno ENOENT) if none. */
 unsigned long getauxval(unsigned long type);

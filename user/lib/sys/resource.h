@@ -4,14 +4,14 @@
 #define USER_SYS_RESOURCE_H
 
 #include "sys/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 typedef unsigned long rlim_t;
 
 int getrlimit(int resource, struct rlimit *r);
 int setrlimit(int resource, const struct rlimit *r);
 
-/* getrusage: the CPU times (kernel/cputime.c, at the tick's resolution);
+/* getrusage: the CPU times (compat/linux/cputime.c, at the tick's resolution);
  * the other fields are 0 on Spindle. */
 #define RUSAGE_SELF      0
 #define RUSAGE_CHILDREN  (-1)

@@ -7,7 +7,7 @@
 #define USER_SYS_STAT_H
 
 #include "sys/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 struct stat {
 	dev_t st_dev;

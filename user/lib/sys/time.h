@@ -4,7 +4,7 @@
 #define USER_SYS_TIME_H
 
 #include "sys/types.h"
-#include "lib/abi.h"            /* struct timeval, Linux i386's */
+#include "lib/abi_linux.h"            /* struct timeval, Linux i386's */
 
 typedef long suseconds_t;
 

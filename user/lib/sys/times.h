@@ -5,7 +5,7 @@
 #define USER_SYS_TIMES_H
 
 #include "sys/types.h"
-#include "lib/abi.h"
+#include "lib/abi_linux.h"
 
 #define CLK_TCK 100
 

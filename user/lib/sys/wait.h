@@ -5,18 +5,11 @@
 #define USER_SYS_WAIT_H
 
 #include "sys/types.h"
-#include "lib/abi.h"        /* WNOHANG, __WALL, __WCLONE */
+#include "lib/abi_linux.h"        /* WNOHANG, __WALL, __WCLONE */
 
-#define WEXITSTATUS(s) (((s) >> 8) & 0xff)
-#define WTERMSIG(s)    ((s) & 0x7f)
-#define WIFEXITED(s)   (WTERMSIG(s) == 0)
-#define WIFSIGNALED(s) (WTERMSIG(s) != 0 && WTERMSIG(s) != 0x7f)
-/* Job control (kernel/jobctl.c): a stopped child is 0x7f with the stop
- * signal above it, a continued one 0xffff; wait4 reports them only when
- * asked. */
-#define WIFSTOPPED(s)   (((s) & 0xff) == 0x7f)
-#define WSTOPSIG(s)     WEXITSTATUS(s)
-#define WIFCONTINUED(s) ((s) == 0xffff)
+/* WEXITSTATUS, WTERMSIG, WIFEXITED ... are lib/abi.h's. Job control
+ * (compat/linux/jobctl.c): wait4 reports a stopped or continued child
+ * only when asked. */
 #define WUNTRACED   2
 #define WCONTINUED  8
 

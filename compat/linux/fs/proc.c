@@ -1,0 +1,376 @@
+/* compat/linux/fs/proc.c - /proc as directories (abi.md section 9):
+ *
+ *   /proc/self        a symbolic link to /proc/<the caller's pid>
+ *   /proc/<pid>/      one directory per process (thread group)
+ *   /proc/<pid>/exe   a link to the program execve ran: readlink gives
+ *                     the path it was run by; opening or executing it
+ *                     reaches the file itself, even renamed or unlinked
+ *                     (Linux's "magic link": busybox re-executes itself
+ *                     through it)
+ *   /proc/<pid>/stat, /proc/<pid>/cmdline   what ps reads, as Linux
+ *                     writes them (compat/linux/fs/proc_pid.c), made at each open
+ *   /proc/<pid>/status, /proc/<pid>/maps   the same for Linux's status
+ *                     and the address space's areas (proc_status.c)
+ *   /proc/kstat, /proc/tasks   the kernel's counters and task list, made
+ *                     by kernel/kinfo.c at each open (a snapshot)
+ *   /proc/meminfo, uptime, loadavg, stat, mounts   Linux's, for free,
+ *                     uptime, top, df and friends (kernel/kinfo.c too)
+ *
+ * Nothing here is stored: each lookup makes a fresh inode for what it
+ * finds, and the inode is freed with its last reference. Directory
+ * positions are fixed: ".", "..", the files of fixed[], then the
+ * processes by pid (PID_POS + pid), so a listing survives processes
+ * coming and going. */
+#include "compat/linux/fs/vfs.h"
+#include "kernel/file.h"
+#include "kernel/kinfo.h"
+#include "kernel/panic.h"
+#include "kernel/task.h"
+#include "kernel/mm/kmem.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_MEMINFO, P_UPTIME, P_LOADAVG, P_SYSSTAT,
+		 P_MOUNTS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE, P_STATUS, P_MAPS, P_NKINDS };
+#define P_LAST_FIXED P_MOUNTS   /* the root's files are P_SELF .. P_LAST_FIXED */
+
+#define PID_POS 16              /* readdir position of pid 0 */
+_Static_assert(PID_POS > P_LAST_FIXED + 1, "the root's files come before the pids");
+#define PROC_INO(pid, kind) (0x1000u + (uint32_t)(pid) * 16u + (uint32_t)(kind))
+_Static_assert(P_NKINDS <= 16, "PROC_INO gives each pid 16 inode numbers");
+
+static const struct inode_ops root_iops, pid_iops, self_iops, exe_iops, file_iops;
+static const struct file_ops kinfo_fops, pidfile_fops;
+
+/* The entries of a /proc/<pid> directory, in readdir order. */
+static const struct {
+	const char *name;
+	enum proc_kind kind;
+} pid_entries[] = { { "exe", P_EXE }, { "stat", P_STAT }, { "cmdline", P_CMDLINE },
+		    { "status", P_STATUS }, { "maps", P_MAPS } };
+#define NR_PID_ENTRIES (sizeof(pid_entries) / sizeof(pid_entries[0]))
+
+static const struct {
+	const char *name;
+	uint32_t mode;
+	const struct inode_ops *iop;
+	const char *kinfo_path;     /* kinfo_open's name */
+} fixed[] = {
+	[P_SELF] = { "self", S_IFLNK | 0777, &self_iops, NULL },
+	[P_KSTAT] = { "kstat", S_IFREG | 0444, &file_iops, "/proc/kstat" },
+	[P_TASKS] = { "tasks", S_IFREG | 0444, &file_iops, "/proc/tasks" },
+	[P_MEMINFO] = { "meminfo", S_IFREG | 0444, &file_iops, "/proc/meminfo" },
+	[P_UPTIME] = { "uptime", S_IFREG | 0444, &file_iops, "/proc/uptime" },
+	[P_LOADAVG] = { "loadavg", S_IFREG | 0444, &file_iops, "/proc/loadavg" },
+	[P_SYSSTAT] = { "stat", S_IFREG | 0444, &file_iops, "/proc/stat" },
+	[P_MOUNTS] = { "mounts", S_IFREG | 0444, &file_iops, "/proc/mounts" },
+};
+
+/* A process with this pid (its leader, zombie or not), under
+ * tasklist_lock. */
+static struct task *find_process(int pid)
+{
+	struct task *t = pid > 0 ? task_find(pid) : NULL;
+
+	return t && t->tgid == pid && t->group_leader == t && t->state != TASK_DEAD ? t : NULL;
+}
+
+static bool process_exists(int pid)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	bool yes = find_process(pid) != NULL;
+
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return yes;
+}
+
+static struct inode *proc_inode(enum proc_kind kind, int pid, uint32_t mode,
+				const struct inode_ops *iop, const struct file_ops *fop)
+{
+	struct inode *i = inode_new(DEV_PROC, mode, iop, fop);
+
+	if (i) {
+		i->ino = PROC_INO(pid, kind);
+		i->nlink = S_ISDIR(mode) ? 2 : 1;
+		i->u.proc.pid = pid;
+		i->u.proc.kind = kind;
+	}
+	return i;
+}
+
+static bool parse_pid(const char *name, size_t len, int *pid)
+{
+	int v = 0;
+
+	if (len == 0 || len > 9 || name[0] == '0')
+		return false;
+	for (size_t k = 0; k < len; k++) {
+		if (name[k] < '0' || name[k] > '9')
+			return false;
+		v = v * 10 + (name[k] - '0');
+	}
+	*pid = v;
+	return true;
+}
+
+/* A /proc/<pid> directory: its parent the root, its own entry for
+ * getcwd (freed with it). */
+static struct inode *pid_dir(struct inode *root, int pid, long *err)
+{
+	struct inode *d = proc_inode(P_PIDDIR, pid, S_IFDIR | 0555, &pid_iops, &dir_fops);
+	struct dir_entry *e = kzalloc(sizeof(*e) + 12);
+
+	if (!d || !e) {
+		kfree(e);
+		if (d)
+			inode_put(d);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	e->len = (uint16_t)snprintf(e->name, 12, "%d", pid);
+	e->inode = d;
+	d->self = e;
+	d->parent = root;
+	inode_get(root);
+	return d;
+}
+
+static struct inode *root_lookup(struct inode *root, const char *name, size_t len, long *err)
+{
+	struct inode *i = NULL;
+	int pid;
+
+	for (int k = P_SELF; k <= P_LAST_FIXED; k++)
+		if (strlen(fixed[k].name) == len && memcmp(fixed[k].name, name, len) == 0) {
+			i = proc_inode((enum proc_kind)k, 0, fixed[k].mode, fixed[k].iop,
+				       S_ISREG(fixed[k].mode) ? &kinfo_fops : NULL);
+			if (!i)
+				*err = -ENOMEM;
+			return i;
+		}
+	if (parse_pid(name, len, &pid) && process_exists(pid))
+		return pid_dir(root, pid, err);
+	*err = -ENOENT;
+	return NULL;
+}
+
+/* The smallest pid >= from that is a process, or -1. */
+static int next_process(int from)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct list *pos;
+	int best = -1;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		if (t->group_leader == t && t->tgid >= from && t->tgid > 0 &&
+		    t->state != TASK_DEAD && (best < 0 || t->tgid < best))
+			best = t->tgid;
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return best;
+}
+
+static bool emit_dots(struct inode *dir, uint64_t *pos, readdir_fn fn, void *ctx)
+{
+	while (*pos < 2) {
+		uint32_t ino = *pos == 0 ? dir->ino : dir->parent->ino;
+		if (!fn(ctx, "..", (size_t)(*pos + 1), ino, DT_DIR, *pos + 1))
+			return false;
+		(*pos)++;
+	}
+	return true;
+}
+
+static long root_readdir(struct inode *root, uint64_t *pos, readdir_fn fn, void *ctx)
+{
+	char name[12];
+	int pid;
+
+	if (!emit_dots(root, pos, fn, ctx))
+		return 0;
+	for (; *pos < 2 + P_LAST_FIXED; (*pos)++) {
+		int k = (int)*pos - 1;          /* 2 -> P_SELF ... */
+		if (!fn(ctx, fixed[k].name, strlen(fixed[k].name), PROC_INO(0, k),
+			S_ISLNK(fixed[k].mode) ? DT_LNK : DT_REG, *pos + 1))
+			return 0;
+	}
+	if (*pos < PID_POS)
+		*pos = PID_POS;
+	while ((pid = next_process((int)(*pos - PID_POS))) > 0) {
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", pid);
+		if (!fn(ctx, name, len, PROC_INO(pid, P_PIDDIR), DT_DIR, PID_POS + (uint64_t)pid + 1))
+			return 0;
+		*pos = PID_POS + (uint64_t)pid + 1;
+	}
+	return 0;
+}
+
+static struct inode *pid_lookup(struct inode *dir, const char *name, size_t len, long *err)
+{
+	struct inode *i = NULL;
+	unsigned k;
+
+	for (k = 0; k < NR_PID_ENTRIES; k++)
+		if (strlen(pid_entries[k].name) == len && memcmp(pid_entries[k].name, name, len) == 0)
+			break;
+	if (k == NR_PID_ENTRIES)
+		*err = -ENOENT;
+	else if (pid_entries[k].kind == P_EXE)
+		i = proc_inode(P_EXE, dir->u.proc.pid, S_IFLNK | 0777, &exe_iops, NULL);
+	else
+		i = proc_inode(pid_entries[k].kind, dir->u.proc.pid, S_IFREG | 0444, &file_iops,
+			       &pidfile_fops);
+	if (k < NR_PID_ENTRIES && !i)
+		*err = -ENOMEM;
+	return i;
+}
+
+static long pid_readdir(struct inode *dir, uint64_t *pos, readdir_fn fn, void *ctx)
+{
+	if (!emit_dots(dir, pos, fn, ctx))
+		return 0;
+	for (; *pos >= 2 && *pos < 2 + NR_PID_ENTRIES; (*pos)++) {
+		const char *name = pid_entries[*pos - 2].name;
+		enum proc_kind kind = pid_entries[*pos - 2].kind;
+		if (!fn(ctx, name, strlen(name), PROC_INO(dir->u.proc.pid, kind),
+			kind == P_EXE ? DT_LNK : DT_REG, *pos + 1))
+			return 0;
+	}
+	return 0;
+}
+
+static void pid_evict(struct inode *dir)
+{
+	kfree(dir->self);
+}
+
+/* /proc/self: the caller's pid, as text. */
+static long self_readlink(struct inode *link, char *buf, size_t n)
+{
+	char s[12];
+	size_t len = (size_t)snprintf(s, sizeof(s), "%d", current->tgid);
+
+	(void)link;
+	if (len > n)
+		len = n;
+	memcpy(buf, s, len);
+	return (long)len;
+}
+
+/* /proc/<pid>/exe: the path, or the inode itself. */
+static long exe_readlink(struct inode *link, char *buf, size_t n)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct task *t = find_process(link->u.proc.pid);
+	long len = -ENOENT;
+
+	if (t && t->lx.exe) {
+		len = (long)strlen(t->lx.exe->path);
+		if ((size_t)len > n)
+			len = (long)n;
+		memcpy(buf, t->lx.exe->path, (size_t)len);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return len;
+}
+
+static struct inode *exe_follow(struct inode *link, long *err)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct task *t = find_process(link->u.proc.pid);
+	struct inode *i = NULL;
+
+	if (t && t->lx.exe) {
+		i = t->lx.exe->inode;
+		inode_get(i);
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	if (!i)
+		*err = -ENOENT;
+	return i;
+}
+
+/* kstat and tasks: a snapshot per open file, read like a RAM file. */
+static long kinfo_open_op(struct file *f)
+{
+	long err = 0;
+	struct initrd_file *snap;
+
+	if (f->mode & FMODE_WRITE)
+		return -EACCES;
+	if (!(snap = kinfo_open(fixed[f->inode->u.proc.kind].kinfo_path, &err)))
+		return err;
+	f->private = snap;
+	return 0;
+}
+
+static void kinfo_release_op(struct file *f)
+{
+	kinfo_release(f->private);
+}
+
+static long kinfo_read(struct file *f, struct iobuf b, size_t n, uint64_t *pos)
+{
+	const struct initrd_file *snap = f->private;
+	size_t got;
+
+	if (*pos >= snap->size || n == 0)
+		return 0;
+	if (n > snap->size - *pos)
+		n = (size_t)(snap->size - *pos);
+	got = iob_put(b, 0, (const char *)snap->data + *pos, n);
+	*pos += got;
+	return got ? (long)got : -EFAULT;
+}
+
+static const struct file_ops kinfo_fops = {
+	.open = kinfo_open_op,
+	.release = kinfo_release_op,
+	.read = kinfo_read,
+	.seekable = true,
+};
+
+/* /proc/<pid>/stat and cmdline: a snapshot per open, read like kstat.
+ * As on Linux, root may open them for writing; a write is -EINVAL (no
+ * write op). */
+static long pidfile_open(struct file *f)
+{
+	long err = 0;
+	struct initrd_file *snap;
+
+	switch (f->inode->u.proc.kind) {
+	case P_STAT: snap = proc_pid_stat(f->inode->u.proc.pid, &err); break;
+	case P_CMDLINE: snap = proc_pid_cmdline(f->inode->u.proc.pid, &err); break;
+	case P_STATUS: snap = proc_pid_status(f->inode->u.proc.pid, &err); break;
+	default: snap = proc_pid_maps(f->inode->u.proc.pid, &err); break;
+	}
+	if (!snap)
+		return err;
+	f->private = snap;
+	return 0;
+}
+
+static const struct file_ops pidfile_fops = {
+	.open = pidfile_open,
+	.release = kinfo_release_op,
+	.read = kinfo_read,
+	.seekable = true,
+};
+
+static const struct inode_ops root_iops = { .lookup = root_lookup, .readdir = root_readdir };
+static const struct inode_ops pid_iops = { .lookup = pid_lookup, .readdir = pid_readdir,
+					   .evict = pid_evict };
+static const struct inode_ops self_iops = { .readlink = self_readlink };
+static const struct inode_ops exe_iops = { .readlink = exe_readlink, .follow = exe_follow };
+static const struct inode_ops file_iops = { 0 };
+
+void proc_init(void)
+{
+	struct inode *root = proc_inode(P_ROOT, 0, S_IFDIR | 0555, &root_iops, &dir_fops);
+
+	if (!root || ramfs_attach(fs_root, "proc", root) < 0)
+		panic("proc: no memory");
+	root->ino = 1;
+	inode_put(root);        /* the root directory's entry holds it */
+}
