@@ -211,21 +211,24 @@ bool user_desc_zero(const struct user_desc *u)
 int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 {
 	/* LAB 3: BEGIN SOLUTION */
+	/* Erratum 6: only what hardened Linux's tls_desc_okay accepts is
+	 * installed: a 32-bit segment (a 16-bit one would take the espfix
+	 * path that Spindle lacks: iret to a 16-bit stack leaks the high
+	 * half of the kernel's %esp), data (contents 2 and 3 are code: type
+	 * bit 11, SDM Table 3-1), present (loading a not-present DPL 3
+	 * segment raises #NP in the kernel's return path). The common case,
+	 * so it is tested first. */
+	if (u->seg_32bit && u->contents < 2 && !u->seg_not_present) {
+		*out = encode_user(u, true);
+		return 0;
+	}
 	/* An all-zero or LDT_empty descriptor clears the slot. */
 	if (user_desc_zero(u) || user_desc_empty(u)) {
 		out->a = 0;
 		out->b = 0;
 		return 0;
 	}
-	/* Erratum 6: what hardened Linux's tls_desc_okay refuses. A 16-bit
-	 * segment would take the espfix path that Spindle lacks (iret to a
-	 * 16-bit stack leaks the high half of the kernel's %esp); contents
-	 * 2 and 3 are code (type bit 11, SDM Table 3-1); loading a
-	 * not-present DPL 3 segment raises #NP in the kernel's return path. */
-	if (!u->seg_32bit || u->contents >= 2 || u->seg_not_present)
-		return -EINVAL;
-	*out = encode_user(u, true);
-	return 0;
+	return -EINVAL;
 	/* LAB 3: END SOLUTION */
 #if 0 /* LAB 3: STUB */
 	/* Lab 3: D9 installed whatever it was given (erratum 6): refuse
