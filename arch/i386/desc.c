@@ -224,8 +224,7 @@ int user_desc_to_tls(const struct user_desc *u, struct desc *out)
 	}
 	/* An all-zero or LDT_empty descriptor clears the slot. */
 	if (user_desc_zero(u) || user_desc_empty(u)) {
-		out->a = 0;
-		out->b = 0;
+		out->a = out->b = 0;
 		return 0;
 	}
 	return -EINVAL;
