@@ -119,7 +119,7 @@ TEST_KERNEL := $(B)/kernel-test.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench \
+.PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench profile \
 	fuzz stress exhaust trace lab grade seed
 all: $(KERNEL) $(INITRD)
 
@@ -354,6 +354,17 @@ test: $(CHECK_PREREQS) | deps-check
 bench: all
 	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD); \
 	else tools/bench_smp.sh $(B) $(KERNEL) $(INITRD) $(SMP); fi
+
+# Where a path's instructions go, by kernel function (docs/benchmarks.md):
+# PROG runs as init under the same -icount as bench; GDB single-steps
+# CYCLES entries of the kernel function SYM after SKIP warm-up entries.
+PROG ?= bench yield
+SYM ?= sys_sched_yield
+SKIP ?= 300
+CYCLES ?= 10
+profile: all | deps-gdb
+	$(Q)python3 tools/profile.py $(KERNEL) $(INITRD) $(SYM) --skip $(SKIP) \
+		--cycles $(CYCLES) --append "init=/bin/$(PROG)" $(if $(DETAIL),--detail $(DETAIL))
 
 # Long runs (docs/fuzzing.md): the fuzzer or the stress run booted as
 # init at -smp CPUS; they print where they stopped and check the books.

@@ -51,7 +51,9 @@ struct linux_task { };
 static inline bool linux_layer_present(void) { return false; }
 
 /* ---- tasks: created, copied, freed ---- */
-/* A new task struct (zeroed): Linux's default limits (compat/linux/fd.c). */
+/* A new task that copies no parent (the boot task, an idle task, a kernel
+ * thread): Linux's default limits (compat/linux/fd.c). clone and fork
+ * copy the parent's instead (linux_copy_resources). */
 static inline void linux_task_init(struct task *t) { (void)t; }
 /* Its last moment: the interval timer stopped, cwd and executable let go. */
 static inline void linux_task_free(struct task *t) { (void)t; }

@@ -27,15 +27,20 @@
 #include "arch/i386/process.h"
 #include "arch/i386/irqflags.h"
 
+/* One per CPU, each on cache lines of its own (64 bytes, the line of
+ * every i386 since the Pentium 4): CPUs that lock their own queues then
+ * never write the same line (Linux's ____cacheline_aligned_in_smp), and
+ * &rqs[cpu] is a shift rather than a multiplication. */
 struct rq {
 	struct spinlock lock;
+	int cpu;                        /* rq == &rqs[cpu] */
 	struct list queue;              /* runnable tasks but idle, in turn */
 	struct task *idle;
 	struct task *curr;              /* the task running on this CPU */
 	struct task *prev;              /* the task being switched away from */
 	int nr_running;
 	uint64_t switches;
-};
+} __attribute__((aligned(64)));
 
 static struct rq rqs[NR_CPUS];
 
@@ -58,6 +63,7 @@ void sched_init_cpu(int cpu, struct task *idle)
 	struct rq *rq = &rqs[cpu];
 
 	rq->lock = (struct spinlock)SPINLOCK_INIT("run queue");
+	rq->cpu = cpu;
 	list_init(&rq->queue);
 	rq->idle = idle;
 	idle->cpu = cpu;
@@ -83,9 +89,9 @@ static struct rq *task_rq_lock(struct task *t, uint32_t *flags)
 /* Tells CPU rq's owner that it has work, if that is another CPU. */
 static void kick(struct rq *rq)
 {
-	int cpu = (int)(rq - rqs);
+	int cpu = rq->cpu;
 
-	sched_need_resched[rq - rqs] = true;
+	sched_need_resched[rq->cpu] = true;
 	if (cpu != current_thread_info()->cpu)
 		arch_send_reschedule(cpu);
 }
@@ -129,10 +135,13 @@ uint32_t sched_online_mask(void)
 static int pick_cpu(const struct task *t)
 {
 	int self = current_thread_info()->cpu, best = -1;
+	int n = __atomic_load_n(&ncpus, __ATOMIC_ACQUIRE);
 
 	if (cpu_allowed(t, self))
 		best = self;
-	for (int i = 0; i < NR_CPUS; i++)
+	/* Started CPUs are cpus[0 .. ncpus-1] (arch/i386/smp.c): no need
+	 * to look at the NR_CPUS - ncpus that never came up. */
+	for (int i = 0; i < n; i++)
 		if (cpus[i].started && cpu_allowed(t, i) &&
 		    (best < 0 || rqs[i].nr_running < rqs[best].nr_running))
 			best = i;
@@ -168,10 +177,10 @@ static void migrate_push(struct task *t)
 		uint32_t flags = double_rq_lock(src, dst);
 
 		ASSERT(t->migrating && !t->on_rq);
-		if (src == &rqs[t->cpu] && cpu_allowed(t, (int)(dst - rqs))) {
+		if (src == &rqs[t->cpu] && cpu_allowed(t, dst->cpu)) {
 			t->migrating = false;
 			TRACE(TR_MIGRATE, (uint32_t)t->tid, (uint32_t)t->cpu, (uint32_t)(dst - rqs), 0, 0);
-			t->cpu = (int)(dst - rqs);
+			t->cpu = dst->cpu;
 			enqueue(dst, t);
 			kick(dst);
 			double_rq_unlock(src, dst, flags);
@@ -185,7 +194,7 @@ void sched_set_allowed(struct task *t, uint32_t mask)
 {
 	uint32_t flags;
 	struct rq *rq = task_rq_lock(t, &flags);
-	int cpu = (int)(rq - rqs);
+	int cpu = rq->cpu;
 
 	ASSERT(mask & sched_online_mask());
 	t->cpus_allowed = mask;
@@ -318,7 +327,7 @@ static void schedule_checks(struct task *prev)
  * nor EFLAGS.IF, so finish_task_switch relies on them unchecked. */
 static void switch_checks(struct rq *rq, struct task *prev, struct task *next)
 {
-	ASSERT(spin_held(&rq->lock) && spin_depth[rq - rqs].count == 1);
+	ASSERT(spin_held(&rq->lock) && spin_depth[rq->cpu].count == 1);
 	ASSERT(irqs_disabled());
 	ASSERT(prev == rq->idle || prev->on_rq || prev->migrating ||
 	       prev->state != TASK_RUNNING);
@@ -342,9 +351,9 @@ void finish_task_switch(void)
 		 * up on a CPU it may use. */
 		if (prev->migrating)
 			push = prev;
-		else if ((prev->state == TASK_INTERRUPTIBLE ||
-			  prev->state == TASK_UNINTERRUPTIBLE || prev->state == TASK_STOPPED) &&
-			 !cpu_allowed(prev, (int)(rq - rqs)))
+		else if (!cpu_allowed(prev, rq->cpu) &&
+			 (prev->state == TASK_INTERRUPTIBLE ||
+			  prev->state == TASK_UNINTERRUPTIBLE || prev->state == TASK_STOPPED))
 			prev->cpu = pick_cpu(prev);
 		__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 		rq->prev = NULL;
@@ -364,7 +373,7 @@ void schedule(void)
 	local_irq_disable();
 	rq = this_rq();
 	spin_lock(&rq->lock);
-	sched_need_resched[rq - rqs] = false;
+	sched_need_resched[rq->cpu] = false;
 
 	if (prev != rq->idle) {
 		if (prev->state == TASK_INTERRUPTIBLE && signal_pending(prev))
@@ -372,7 +381,7 @@ void schedule(void)
 		if (prev->state != TASK_RUNNING) {
 			if (prev->on_rq)
 				dequeue(rq, prev);
-		} else if (prev->on_rq && !cpu_allowed(prev, (int)(rq - rqs))) {
+		} else if (prev->on_rq && !cpu_allowed(prev, rq->cpu)) {
 			/* sched_setaffinity took this CPU away: off this
 			 * queue; finish_task_switch pushes it elsewhere. */
 			dequeue(rq, prev);
@@ -384,7 +393,7 @@ void schedule(void)
 	}
 	next = list_empty(&rq->queue) ? rq->idle
 		: list_first_entry(&rq->queue, struct task, run_link);
-	ASSERT(next == rq->idle || cpu_allowed(next, (int)(rq - rqs)));
+	ASSERT(next == rq->idle || cpu_allowed(next, rq->cpu));
 
 	if (next == prev) {
 		spin_unlock(&rq->lock);
@@ -415,7 +424,7 @@ void sched_tick(void)
 
 	/* A time slice is one tick: ask for a switch if anyone else waits. */
 	if (rq->nr_running > 1 || (current == rq->idle && rq->nr_running > 0))
-		sched_need_resched[rq - rqs] = true;
+		sched_need_resched[rq->cpu] = true;
 }
 
 void cpu_idle(void)

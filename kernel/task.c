@@ -52,6 +52,7 @@ static void task_init_links(struct task *t)
  * tid 0, never hashed, never exits, runs when nothing else can. */
 static void idle_task_setup(struct task *t, int cpu)
 {
+	linux_task_init(t);             /* an idle task copies nobody */
 	snprintf(t->comm, sizeof(t->comm), "idle%d", cpu);
 	t->tid = t->tgid = 0;
 	t->state = TASK_RUNNING;
@@ -71,7 +72,6 @@ void task_init(void)
 	t->ti = current_thread_info();
 	t->ti->task = t;
 	task_init_links(t);
-	linux_task_init(t);
 	idle_task_setup(t, 0);
 }
 
@@ -105,7 +105,6 @@ struct task *task_alloc(void)
 	memset(t, 0, sizeof(*t));
 	memset(ti, 0, sizeof(*ti));
 	ti->task = t;
-	linux_task_init(t);
 	ti->magic = THREAD_INFO_MAGIC;
 	t->ti = ti;
 	task_init_links(t);
@@ -203,6 +202,7 @@ struct task *kthread_create(const char *name, void (*fn)(void *), void *arg)
 
 	if (!t)
 		return NULL;
+	linux_task_init(t);             /* a kernel thread copies nobody */
 	strlcpy(t->comm, name, sizeof(t->comm));
 	t->exit_signal = -1;            /* nobody waits for kernel threads */
 	if (task_hash(t) < 0) {

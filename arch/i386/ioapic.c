@@ -106,11 +106,6 @@ void ioapic_init(const struct smp_config *cfg, uint32_t dest_apic)
 	}
 }
 
-bool ioapic_present(void)
-{
-	return ioapic != NULL;
-}
-
 int ioapic_pin(int irq)
 {
 	return ioapic && irq >= 0 && irq < ISA_IRQS ? isa_pin[irq] : -1;

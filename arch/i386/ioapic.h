@@ -13,7 +13,6 @@ struct smp_config;
  * when the MP table says there is one). IRQs then go to dest_apic as they
  * are unmasked. Needs the IOAPIC's page mapped (paging_map_mmio). */
 void ioapic_init(const struct smp_config *cfg, uint32_t dest_apic);
-bool ioapic_present(void);          /* true once ioapic_init has run */
 
 /* Points ISA IRQ irq (through its override: IRQ 0 is GSI 2 on QEMU) at
  * vector on the CPU with APIC id dest_apic, and unmasks it. */

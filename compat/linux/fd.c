@@ -5,6 +5,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "arch/i386/uaccess.h"
+#include "lib/string.h"
 
 
 
@@ -153,20 +154,34 @@ LINUX_SYSCALL(SYS_fcntl64, fcntl64)
  * reported as Linux's defaults or what was set, and enforced where
  * Spindle has the resource (docs/files.md says which). */
 
+/* Linux's INIT_RLIMITS (include/asm-generic/resource.h), indexed by
+ * resource: infinite but where Linux says otherwise. Numbers 10..15 are
+ * RLIMIT_LOCKS, SIGPENDING (left unset), MSGQUEUE, NICE, RTPRIO, RTTIME. */
+#define RLIM_INF { RLIM_INFINITY, RLIM_INFINITY }
+static const struct rlimit init_rlimits[RLIM_NLIMITS] = {
+	[RLIMIT_CPU] = RLIM_INF,
+	[RLIMIT_FSIZE] = RLIM_INF,
+	[RLIMIT_DATA] = RLIM_INF,
+	[RLIMIT_STACK] = { 8u << 20, RLIM_INFINITY },
+	[RLIMIT_CORE] = { 0, RLIM_INFINITY },
+	[RLIMIT_RSS] = RLIM_INF,
+	[RLIMIT_NPROC] = RLIM_INF,
+	[RLIMIT_NOFILE] = { INR_OPEN_CUR, INR_OPEN_MAX },
+	[RLIMIT_MEMLOCK] = { 8u << 20, 8u << 20 },
+	[RLIMIT_AS] = RLIM_INF,
+	[10] = RLIM_INF,
+	[11] = { 0, 0 },
+	[12] = { 819200, 819200 },
+	[13] = { 0, 0 },
+	[14] = { 0, 0 },
+	[15] = RLIM_INF,
+};
+
+/* One copy of a constant table: a new task struct pays little for
+ * limits that clone then overwrites with its parent's. */
 void rlimit_init_defaults(struct rlimit *r)
 {
-	for (int i = 0; i < RLIM_NLIMITS; i++)
-		r[i].rlim_cur = r[i].rlim_max = RLIM_INFINITY;
-	/* Linux's INIT_RLIMITS where they are not infinite. */
-	r[RLIMIT_STACK].rlim_cur = 8u << 20;
-	r[RLIMIT_CORE].rlim_cur = 0;
-	r[RLIMIT_NOFILE].rlim_cur = INR_OPEN_CUR;
-	r[RLIMIT_NOFILE].rlim_max = INR_OPEN_MAX;
-	r[RLIMIT_MEMLOCK].rlim_cur = r[RLIMIT_MEMLOCK].rlim_max = 8u << 20;
-	r[11].rlim_cur = r[11].rlim_max = 0;            /* RLIMIT_SIGPENDING: unset */
-	r[12].rlim_cur = r[12].rlim_max = 819200;       /* RLIMIT_MSGQUEUE */
-	r[13].rlim_cur = r[13].rlim_max = 0;            /* RLIMIT_NICE */
-	r[14].rlim_cur = r[14].rlim_max = 0;            /* RLIMIT_RTPRIO */
+	memcpy(r, init_rlimits, sizeof(init_rlimits));
 }
 
 /* The limits of pid's process (0: our own) under tasklist_lock: read

@@ -40,6 +40,7 @@ bool linux_personality(const struct task *t)
 
 int linux_copy_resources(struct task *c, struct task *p, uint32_t flags)
 {
+	list_init(&c->lx.it_link);      /* no interval timer yet */
 	c->lx.personality = p->lx.personality;         /* abi.md section 9 */
 	memcpy(c->lx.rlim, p->lx.rlim, sizeof(c->lx.rlim));
 	/* sigaltstack(2): fork keeps the alternate stack; a task sharing
