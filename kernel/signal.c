@@ -242,28 +242,6 @@ void signal_install_action(int sig, const struct k_sigaction *act,
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
-/* The sets are read without a lock here; each 32-bit half is read in one
- * access, and a bit lives in one half, so every bit seen is either its
- * old or its new value. */
-static uint64_t read_set(const uint64_t *set)
-{
-	return *(const volatile uint64_t *)set;
-}
-
-bool signal_pending(struct task *t)
-{
-	struct sighand *sh = t->sighand;
-
-	uint64_t pending;
-
-	if (!sh)
-		return false;           /* kernel threads take no signals */
-	if (linux_jobstop_pending(t))
-		return true;            /* to stop, on the way to user mode */
-	pending = read_set(&t->pending.signals) | read_set(&sh->shared_pending.signals);
-	return pending && (pending & ~read_set(&t->blocked)) != 0;
-}
-
 /* ---- siginfo slots (signal.h) ---- */
 
 /* Keeps info for a signal about to be set in set (its bit is clear).

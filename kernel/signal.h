@@ -145,7 +145,7 @@ void force_sigsegv(int sig);
 void signal_install_action(int sig, const struct k_sigaction *act,
 			   struct k_sigaction *replaced);
 
-bool signal_pending(struct task *t);        /* deliverable now */
+/* signal_pending(t): deliverable now (inline, kernel/task.h). */
 /* The stop signals: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU. */
 #define SIG_STOP_SIGNALS (SIGMASK(SIGSTOP) | SIGMASK(SIGTSTP) | \
 	SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))

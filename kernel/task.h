@@ -111,6 +111,25 @@ static inline struct task *current_task(void)
 }
 #define current current_task()
 
+/* Has t a signal it does not block (its own or its group's), or a job
+ * control stop to take, on its way to user mode? Inline: every return to
+ * user mode asks (return_to_user_prepare). The sets are read without a
+ * lock; each 32-bit half is read in one access, and a bit lives in one
+ * half, so every bit seen is either its old or its new value. */
+static inline bool signal_pending(const struct task *t)
+{
+	const struct sighand *sh = t->sighand;
+	uint64_t pending;
+
+	if (!sh)
+		return false;           /* kernel threads take no signals */
+	if (linux_jobstop_pending(t))
+		return true;            /* to stop, on the way to user mode */
+	pending = *(const volatile uint64_t *)&t->pending.signals |
+		  *(const volatile uint64_t *)&sh->shared_pending.signals;
+	return pending && (pending & ~*(const volatile uint64_t *)&t->blocked) != 0;
+}
+
 /* kernel/task.c */
 void task_init(void);                       /* the caches, the boot task */
 struct task *task_alloc(void);              /* zeroed, with a kernel stack */

@@ -453,6 +453,29 @@ def doc_make_bench():
     return [(name, None, None)]
 
 
+def doc_make_profile():
+    """Every block of README and docs/ that starts with `$ make profile`:
+    the command as written, and every line the block shows must come out
+    as it is, digits and all. Under -icount a path's count is the same
+    every run, so a figure that no longer comes out is a stale doc (or a
+    path that changed: then the doc changes with it, on purpose)."""
+    name = "docs/benchmarks.make_profile"
+    for doc in DOCS:
+        for _, lines in blocks(doc):
+            cmds = commands(lines, "$")
+            if not cmds or not cmds[0].startswith("make profile"):
+                continue
+            p = subprocess.run(make(*shlex.split(cmds[0])[1:]), cwd=ROOT, env=child_env(),
+                               capture_output=True, text=True, timeout=900,
+                               stdin=subprocess.DEVNULL)
+            got = [" ".join(l.split()) for l in p.stdout.splitlines()]
+            miss = [l for l in expected_lines(lines) if " ".join(l.split()) not in got]
+            if p.returncode != 0 or miss:
+                return [(name, "%s: `%s` (exit %d): not printed: %s"
+                         % (doc, cmds[0], p.returncode, miss[:2]), (p.stdout + p.stderr)[-1500:])]
+    return [(name, None, None)]
+
+
 # -------- traces
 def doc_make_trace():
     """Every block of README and docs/ that starts with `$ make trace`:
@@ -503,6 +526,8 @@ COVERED = {
     ("README.md", "make run INIT=hello"): "docs/README.own_program",
     ("docs/benchmarks.md", "make bench"): "docs/benchmarks.make_bench",
     ("docs/benchmarks.md", "make bench SMP=4"): "docs/benchmarks.make_bench",
+    ("docs/benchmarks.md", 'make profile PROG="bench yield" SYM=sys_sched_yield'):
+        "docs/benchmarks.make_profile",
     ("docs/debugging.md", 'make qemu-gdb APPEND="init=/bin/tls-demo"'): "docs/debugging.gdb",
     ("docs/debugging.md", "make gdb"): "docs/debugging.gdb",
     ("docs/bochs.md", "make bochs"): "docs/bochs.make_bochs",
@@ -591,6 +616,7 @@ def doc_jobs():
             ("docs/README.make_run", readme_make_run, ()),
             ("docs/README.own_program", readme_hello, ()),
             ("docs/benchmarks.make_bench", doc_make_bench, ()),
+            ("docs/benchmarks.make_profile", doc_make_profile, ()),
             ("docs/bochs.make_bochs", doc_make_bochs, ()),
             ("docs/tracing.make_trace", doc_make_trace, ()),
             ("docs/bochs.bochs_debug", doc_bochs_debug, ())]

@@ -213,6 +213,8 @@ static void page_fault(struct trapframe *tf)
  * this CPU's next tick. */
 void return_to_user_prepare(struct trapframe *tf)
 {
+	struct task *t = current;       /* the same task after schedule() */
+
 	for (;;) {
 		cli();
 		if (need_resched()) {
@@ -222,7 +224,7 @@ void return_to_user_prepare(struct trapframe *tf)
 		/* A saved mask with nothing pending: rt_sigsuspend's
 		 * signal was taken by another thread. do_signal puts the
 		 * caller's mask back before the call returns or restarts. */
-		if (signal_pending(current) || linux_saved_sigmask_pending(current)) {
+		if (signal_pending(t) || linux_saved_sigmask_pending(t)) {
 			sti();
 			do_signal(tf);
 			continue;
