@@ -28,9 +28,6 @@ struct clone_args {
 	uint32_t linux_flags;
 };
 
-/* A seed program's clone bits into *a: 0, or -EINVAL for a bit the seed
- * does not have (or a CSIGNAL that is no signal). */
-int clone_args_from_seed(uint32_t uflags, struct clone_args *a);
 /* Makes the child (kernel/fork.c): its tid, or -errno. */
 long do_clone(const struct clone_args *a);
 

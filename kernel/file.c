@@ -29,7 +29,7 @@ struct file *file_new(const struct file_ops *fop, int flags, long *err)
 	return f;
 }
 
-void file_hold(struct file *f)
+static void file_hold(struct file *f)
 {
 	__atomic_add_fetch(&f->refcount, 1, __ATOMIC_RELAXED);
 }

@@ -132,7 +132,6 @@ int files_unshare(struct task *t);
 /* A new open file of fop with open flags (refcount 1); NULL with *err
  * (-ENOMEM). The caller fills in f->private. */
 struct file *file_new(const struct file_ops *fop, int flags, long *err);
-void file_hold(struct file *f);
 void file_put(struct file *f);
 /* The console as an open file (the Linux layer's terminal, or the
  * seed's line editor: kernel/console_file.c). */

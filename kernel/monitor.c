@@ -106,7 +106,8 @@ static void cmd_help(int argc, char **argv)
 		kprintf("  %-10s %s\n", commands[i].name, commands[i].help);
 }
 
-void monitor_exec(char *line)
+/* Runs one command line (the words are split in place). */
+static void monitor_exec(char *line)
 {
 	char *argv[MAX_ARGS];
 	int argc = 0;

@@ -6,7 +6,5 @@
 #define KERNEL_MONITOR_H
 
 void monitor_run(void) __attribute__((noreturn));
-/* Runs one command line (the words are split in place). */
-void monitor_exec(char *line);
 
 #endif

@@ -154,7 +154,7 @@ static int lowest_signal(uint64_t set)
  * (do_group_exit sends it to every other thread) no handler should run
  * before it. Then, as Linux's dequeue_signal, the task's own set before
  * the group's, lowest number first. sighand->lock held. */
-int dequeue_signal_locked(struct task *t, struct sighand *sh,
+static int dequeue_signal_locked(struct task *t, struct sighand *sh,
 				 uint64_t allowed, struct ksiginfo *info)
 {
 	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
@@ -498,7 +498,10 @@ void force_signal(struct task *t, int sig)
 	force_signal_info(t, &info);
 }
 
-void force_sigsegv(int sig)
+/* A signal frame could not be written or read back: SIGSEGV for current,
+ * with SIGSEGV's own handler reset first if sig was SIGSEGV (so a bad
+ * stack ends the task instead of looping; Linux's force_sigsegv). */
+static void force_sigsegv(int sig)
 {
 	struct task *t = current;
 	uint32_t flags;

@@ -126,18 +126,11 @@ long kill_many(int pgid, const struct ksiginfo *info);
 /* sig (SI_KERNEL) to every process of process group pgid (the tty's
  * ^C; compat/linux/signal_linux.c). */
 long kill_pgrp(int pgid, int sig);
-/* The siginfo of zombie's exit signal (Linux's do_notify_parent):
- * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
-void exit_siginfo(const struct task *zombie, struct ksiginfo *info);
 /* A synchronous fault in user mode: unblock and, if ignored, reset the
  * signal so the task cannot loop on the faulting instruction, then send
  * it (the _info form with the fault's siginfo; the plain one SI_KERNEL). */
 void force_signal_info(struct task *t, const struct ksiginfo *info);
 void force_signal(struct task *t, int sig);
-/* A signal frame could not be written or read back: SIGSEGV for current,
- * with SIGSEGV's own handler reset first if sig was SIGSEGV (so a bad
- * stack ends the task instead of looping; Linux's force_sigsegv). */
-void force_sigsegv(int sig);
 
 /* rt_sigaction's change: act becomes sig's action for current's sighand,
  * *replaced gets the old one. A signal that act ignores is discarded
@@ -166,11 +159,6 @@ long sigmask_set_temporary(uint32_t umask, uint32_t sigsetsize);
 void sigmask_restore_unless_interrupted(long result);
 /* Takes sig (pending in set) off set, with its siginfo (signal.c). */
 void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info);
-/* Takes the next signal of allowed off t's pending sets, with its
- * siginfo, or returns 0 (signal_wait.c; do_signal's, with ~blocked).
- * sighand->lock held. */
-int dequeue_signal_locked(struct task *t, struct sighand *sh,
-			  uint64_t allowed, struct ksiginfo *info);
 /* Takes a pending signal of set (the task's own first, lowest number
  * first) off current's pending sets, for rt_sigtimedwait; 0 if none. */
 int signal_dequeue(uint64_t set, struct ksiginfo *info);

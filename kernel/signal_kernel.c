@@ -6,7 +6,9 @@
 #include "kernel/task.h"
 #include "lib/string.h"
 
-void exit_siginfo(const struct task *zombie, struct ksiginfo *info)
+/* The siginfo of zombie's exit signal (Linux's do_notify_parent):
+ * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
+static void exit_siginfo(const struct task *zombie, struct ksiginfo *info)
 {
 	int code = zombie->exit_code;
 

@@ -111,7 +111,9 @@ int ioapic_pin(int irq)
 	return ioapic && irq >= 0 && irq < ISA_IRQS ? isa_pin[irq] : -1;
 }
 
-void ioapic_route(int irq, int vector, uint32_t dest_apic)
+/* Points ISA IRQ irq (through its override: IRQ 0 is GSI 2 on QEMU) at
+ * vector on the CPU with APIC id dest_apic, and unmasks it. */
+static void ioapic_route(int irq, int vector, uint32_t dest_apic)
 {
 	int pin = ioapic_pin(irq);
 	uint32_t flags;

@@ -14,9 +14,6 @@ struct smp_config;
  * are unmasked. Needs the IOAPIC's page mapped (paging_map_mmio). */
 void ioapic_init(const struct smp_config *cfg, uint32_t dest_apic);
 
-/* Points ISA IRQ irq (through its override: IRQ 0 is GSI 2 on QEMU) at
- * vector on the CPU with APIC id dest_apic, and unmasks it. */
-void ioapic_route(int irq, int vector, uint32_t dest_apic);
 int ioapic_pin(int irq);            /* its IOAPIC input, or -1 */
 
 /* What trap.c calls, whichever controller is in use:

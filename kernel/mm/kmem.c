@@ -29,7 +29,7 @@ struct page *virt_to_page(const void *va)
 	return &pages[pfn];
 }
 
-void *page_address(const struct page *pg)
+static void *page_address(const struct page *pg)
 {
 	return P2V((uint32_t)(pg - pages) << PAGE_SHIFT);
 }

@@ -22,9 +22,8 @@ struct page {
 };
 
 /* The descriptor of the frame holding kernel address va (panics if va is
- * not in the kernel's mapping of RAM), and back. */
+ * not in the kernel's mapping of RAM); kmem.c's page_address goes back. */
 struct page *virt_to_page(const void *va);
-void *page_address(const struct page *pg);
 
 /* A user page: one zeroed frame with refcount 1 / one more mapping /
  * one less, freeing the frame at 0. */

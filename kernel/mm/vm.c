@@ -116,7 +116,10 @@ void mm_put(struct mm *mm)
 
 /* ---- one page ---- */
 
-uint32_t vm_pte_for(const struct vma *v, void *page)
+/* The PTE area v gives the user page at kernel address page: present and
+ * user unless PROT_NONE; writable only if the area is, and the page is
+ * this mm's alone (or the area is VMA_SHARED). */
+static uint32_t vm_pte_for(const struct vma *v, void *page)
 {
 	uint32_t pte = mk_pte(page);
 

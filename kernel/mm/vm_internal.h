@@ -28,10 +28,6 @@ bool range_covered(struct mm *mm, uint32_t start, uint32_t end);
 /* The area containing addr, or NULL. */
 struct vma *vma_find(struct mm *mm, uint32_t addr);
 
-/* The PTE area v gives the user page at kernel address page: present and
- * user unless PROT_NONE; writable only if the area is, and the page is
- * this mm's alone (or the area is VMA_SHARED). */
-uint32_t vm_pte_for(const struct vma *v, void *page);
 
 /* Unmaps every page of [start, end), frees page tables left empty, and
  * flushes the TLB before any of those frames is freed. */
