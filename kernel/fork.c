@@ -34,6 +34,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "kernel/trace.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/mm/vm.h"
 #include "arch/i386/process.h"
 #include "arch/i386/uaccess.h"
@@ -42,7 +43,7 @@
 /* The seed's clone flags (abi.md section 4): the caller's bits become
  * a's flags and exit signal; any other bit, or a CSIGNAL that is no
  * signal, is -EINVAL. */
-int clone_args_from_seed(uint32_t uflags, struct clone_args *a)
+static int clone_args_from_seed(uint32_t uflags, struct clone_args *a)
 {
 	/* LAB 4: BEGIN SOLUTION */
 	if ((uflags & CSIGNAL) > SIG_MAX)
@@ -133,6 +134,19 @@ static bool fatal_signal_pending(const struct task *t)
 	return (set & SIGMASK(SIGKILL)) || t->group_exiting;
 }
 
+/* Is there memory for one more task? Linux refuses a task past
+ * max_threads with -EAGAIN (kernel/fork.c set_max_threads: kernel stacks
+ * may take at most 1/8 of RAM). A Spindle task costs more than its stack
+ * (a process has a page directory and tables), so the rule here is on
+ * what is left: no new task may take the last 1/8 of memory, which stays
+ * for the page faults of the tasks that exist (copy-on-write after every
+ * fork). Without it a fork bomb ends in the out-of-memory killer taking
+ * some task's life instead of in an error to the one that forks. */
+static bool room_for_a_task(void)
+{
+	return pmm_free_frames() > pmm_total_frames() / 8;
+}
+
 long do_clone(const struct clone_args *a)
 {
 	struct task *p = current, *c;
@@ -146,6 +160,8 @@ long do_clone(const struct clone_args *a)
 	 * child. (The real write comes once the TID exists, below.) */
 	if ((flags & CLONE_SETTID) && !user_range_ok(a->ptid, 4))
 		return -EFAULT;
+	if (!room_for_a_task())
+		return -EAGAIN;
 
 	if (!(c = task_alloc()))
 		return -ENOMEM;
