@@ -29,6 +29,20 @@
 #include "stdlib.h"
 #include "string.h"
 
+/* The CPUs this kernel runs (sched_getaffinity's mask of online CPUs),
+ * or 0 if it cannot say: the reproduce line names them. */
+static int cpus_online(void)
+{
+	uint32_t mask = 0;
+	int n = 0;
+
+	if (raw_sched_getaffinity(0, sizeof(mask), &mask) < 0)
+		return 0;
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
 static int usage(void)
 {
 	printf("usage: fuzz [-s SEED] [-n CALLS] [-w WORKERS] [-v] [-K]\n");
@@ -92,8 +106,13 @@ int main(int argc, char **argv)
 	fz_guard_init();
 	if (fz_session(&cfg, why, sizeof(why)) != 0) {
 		printf("fuzz: FAILED seed %#x: %s\n", cfg.seed, why);
-		printf("fuzz: reproduce with: make fuzz SEED=%#x CALLS=%lu WORKERS=%d\n", cfg.seed,
-		       cfg.calls, cfg.workers);
+		char cpus[16] = "";
+
+		if (cpus_online() > 0)
+			snprintf(cpus, sizeof(cpus), " CPUS=%d", cpus_online());
+		printf("fuzz: reproduce with: make fuzz SEED=%#x CALLS=%lu%s WORKERS=%d%s\n",
+		       cfg.seed, cfg.calls, cpus, cfg.workers,
+		       cfg.sigkill_exit ? " FUZZ_FLAGS=-K" : "");
 		return 1;
 	}
 	printf("fuzz: seed %#x passed\n", cfg.seed);
