@@ -1,9 +1,17 @@
-"""tests/bench_check.py - make check's test of make bench's SMP table
-(docs/benchmarks.md, "SMP"): /bin/bench_smp at -smp 2 under QEMU -icount,
+"""tests/bench_check.py - make check's tests of make bench's figures
+(docs/benchmarks.md).
+
+bench/smp2_table_repeats: /bin/bench_smp at -smp 2 under QEMU -icount,
 booted twice. It must complete (every row run, no FAILED, init's status 0)
 and print the same table both times, which is what makes the SMP figures
-worth comparing. No figure is judged here: speed is make bench's business.
+worth comparing.
+
+bench/budgets: the hot paths of /bin/bench at -smp 1 under -icount,
+against tests/budgets.txt: a row more than BUDGET_SLACK over its budget
+fails. Under instruction counting a path's cost is a count, not a timing,
+so this holds on any host, loaded or not.
 """
+import os
 import re
 
 from machine import qemu_code, qemu_kernel_cmd, run_qemu
@@ -35,4 +43,56 @@ def bench_smp_repeats(smp=2):
         diff = [l for l in tables[1].splitlines() if l not in tables[0].splitlines()]
         return [(name, "the second run printed another table",
                  "\n".join("    | " + l for l in diff))]
+    return [(name, None, None)]
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUDGETS = os.path.join(ROOT, "tests", "budgets.txt")
+BUDGET_SLACK = 0.03
+BUDGET_APPEND = "init=/bin/bench -- null yield yieldp futex create fork fault signal"
+BENCH_TABLE_RE = re.compile(r"^==== bench table ====\n(.*?)^==== end of bench table ====$",
+                            re.M | re.S)
+
+
+def read_budgets(path=BUDGETS):
+    """[(budget, row name)] from tests/budgets.txt."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                budget, name = line.split(None, 1)
+                out.append((int(budget), name.strip()))
+    return out
+
+
+def row_figures(table):
+    """{row name: median} of /bin/bench's table."""
+    rows = {}
+    for line in table.splitlines():
+        m = re.match(r"^(\S.*?)\s{2,}(\d+)\s{2,}", line)
+        if m:
+            rows[m.group(1).strip()] = int(m.group(2))
+    return rows
+
+
+def bench_budgets():
+    name = "bench/budgets"
+    b = run_qemu(qemu_kernel_cmd(1, BUDGET_APPEND, mem=256) + ICOUNT, timeout=240)
+    bad = b.problem()
+    m = BENCH_TABLE_RE.search(b.out)
+    if not bad and not m:
+        bad = "no complete table"
+    if bad:
+        return [(name, bad, b.tail(20))]
+    got = row_figures(m.group(1))
+    over = []
+    for budget, row in read_budgets():
+        if row not in got:
+            return [(name, "no figure for '%s' (tests/budgets.txt)" % row, m.group(1))]
+        if got[row] > budget * (1 + BUDGET_SLACK):
+            over.append("'%s': %d, budget %d (+%.1f%%)" % (row, got[row], budget,
+                                                          100.0 * (got[row] - budget) / budget))
+    if over:
+        return [(name, "over budget by more than %d%%: %s" % (BUDGET_SLACK * 100, "; ".join(over)),
+                 m.group(1))]
     return [(name, None, None)]

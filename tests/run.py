@@ -42,7 +42,9 @@ Runs, in order, and prints one line per test, `PASS name` or
   gdb/...      GDB on QEMU's stub with the debug kernel and Spindle's
                commands (tests/gdb_tests.py)
   bench/...    make bench's SMP table (/bin/bench_smp at -smp 2 under
-               -icount) completes and repeats exactly (tests/bench_check.py)
+               -icount) completes and repeats exactly; the hot paths of
+               /bin/bench hold their instruction budgets, tests/budgets.txt
+               (tests/bench_check.py)
   trace/...    the scheduler tracer (tests/trace_check.py): make trace's run
                of start-detached 1000 at -smp 4, its JSON against the
                Chrome trace-event format, its event counts against the
@@ -100,7 +102,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, shell_susp, tty_raw
 import arch_boundary
-from bench_check import bench_smp_repeats
+from bench_check import bench_budgets, bench_smp_repeats
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from labs import labs_jobs
@@ -540,6 +542,7 @@ def main():
     jobs.append((arch_boundary.NAME, arch_boundary.kernel_has_no_i386_detail, ()))
     jobs.append((arch_boundary.UPWARD_NAME, arch_boundary.arch_upward_calls, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
+    jobs.append(("bench/budgets", bench_budgets, ()))
     jobs.append(("trace/start_detached", trace_start_detached, ()))
     jobs.append(("trace/overflow_reported", overflow_reported, ()))
     jobs.append(("trace/checker_rejects", checker_rejects, ()))

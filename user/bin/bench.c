@@ -15,6 +15,7 @@
  * bounded by a TSC deadline) says so in its row and the others still run;
  * a hang in a blocking call is left to tools/bench.sh's timeout, which
  * finds the last "bench: running" line. */
+#include "signal.h"
 #include "stdio.h"
 #include "string.h"
 #include "raw.h"
@@ -197,6 +198,111 @@ static uint32_t bench_create(struct row *r, int n)
 	return (uint32_t)((t1 - t0) / (uint64_t)n);
 }
 
+/* ---- between processes, faults, signals ---- */
+
+/* sched_yield between two processes: as bench_yield, but the partner is
+ * a forked child, so every switch also changes CR3 (and flushes the TLB).
+ * The stop flag and the partner's count live in a MAP_SHARED page. */
+struct yshared {
+	volatile int stop, started;
+	volatile uint32_t count;
+};
+
+static uint32_t bench_yield_proc(struct row *r, int n)
+{
+	long m = raw_mmap2(NULL, 4096, 3, 0x21, -1, 0);         /* MAP_SHARED|ANON */
+	struct yshared *s = (struct yshared *)m;
+	uint32_t c0, c1;
+	uint64_t t0, t1;
+	long pid;
+
+	if (RAW_IS_ERR(m)) {
+		fail(r, "mmap2 = %ld", m);
+		return 0;
+	}
+	if ((pid = raw_fork()) == 0) {
+		s->started = 1;
+		while (!s->stop) {
+			s->count++;
+			sys_yield();
+		}
+		raw_exit(0);
+	}
+	while (pid > 0 && !s->started)
+		sys_yield();
+	c0 = s->count;
+	t0 = rdtsc();
+	for (int i = 0; i < n; i++)
+		sys_yield();
+	t1 = rdtsc();
+	c1 = s->count;
+	s->stop = 1;
+	if (!reap_child(r, "fork", pid))
+		return 0;
+	raw_munmap(s, 4096);
+	if (c1 - c0 < (uint32_t)n / 2) {
+		fail(r, "the partner yielded %u times during %d yields: no switching", c1 - c0, n);
+		return 0;
+	}
+	return (uint32_t)((t1 - t0) / (n + (c1 - c0)));
+}
+
+/* A page fault: the first write to each page of a fresh anonymous
+ * private mapping (a zeroed frame, its page table entry). The mmap2 and
+ * munmap around the writes are not timed. */
+static uint32_t bench_fault(struct row *r, int n)
+{
+	long m = raw_mmap2(NULL, (size_t)n * 4096, 3, 0x22, -1, 0);    /* PRIVATE|ANON */
+	volatile char *p = (volatile char *)m;
+	uint64_t t0, t1;
+
+	if (RAW_IS_ERR(m)) {
+		fail(r, "mmap2 of %d pages = %ld", n, m);
+		return 0;
+	}
+	t0 = rdtsc();
+	for (int i = 0; i < n; i++)
+		p[i * 4096] = 1;
+	t1 = rdtsc();
+	raw_munmap((void *)m, (size_t)n * 4096);
+	return (uint32_t)((t1 - t0) / (uint64_t)n);
+}
+
+/* A signal sent to itself, delivered and returned from: kill, the frame
+ * written on the way to user mode, the handler, rt_sigreturn through the
+ * library's restorer. */
+static volatile int caught;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	caught++;
+}
+
+static uint32_t bench_signal(struct row *r, int n)
+{
+	struct sigaction sa;
+	uint64_t t0, t1;
+	long pid = raw_getpid();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	if (sigaction(SIGUSR1, &sa, NULL) != 0) {
+		fail(r, "sigaction failed");
+		return 0;
+	}
+	caught = 0;
+	t0 = rdtsc();
+	for (int i = 0; i < n; i++)
+		raw_kill((pid_t)pid, SIGUSR1);
+	t1 = rdtsc();
+	if (caught != n) {
+		fail(r, "%d of %d signals caught", caught, n);
+		return 0;
+	}
+	return (uint32_t)((t1 - t0) / (uint64_t)n);
+}
+
 /* ---- create+exit with many threads alive ---- */
 
 #define SLEEPERS 10000
@@ -256,7 +362,8 @@ static void sleepers_end(void)
 
 /* ---- main ---- */
 
-enum { R_YIELD, R_FUTEX, R_CREATE, R_FORK, R_TLS, R_NULL, R_A10, R_A1000, R_A10000, NROWS };
+enum { R_YIELD, R_FUTEX, R_CREATE, R_FORK, R_TLS, R_NULL, R_YIELDP, R_FAULT, R_SIGNAL,
+       R_A10, R_A1000, R_A10000, NROWS };
 
 static struct row rows[NROWS] = {
 	[R_YIELD]  = { "sched_yield, 2 threads (per yield = switch)", "<= 550", 550, {0}, 0, 0 },
@@ -265,6 +372,9 @@ static struct row rows[NROWS] = {
 	[R_FORK]   = { "fork+exit+wait4 (small process)", "<= 37500", 37500, {0}, 0, 0 },
 	[R_TLS]    = { "set_thread_area + %gs reload", "<= 270", 270, {0}, 0, 0 },
 	[R_NULL]   = { "getpid (bare syscall, for reference)", "-", 0, {0}, 0, 0 },
+	[R_YIELDP] = { "sched_yield, 2 processes (per yield = switch)", "-", 0, {0}, 0, 0 },
+	[R_FAULT]  = { "page fault (first write, anonymous page)", "-", 0, {0}, 0, 0 },
+	[R_SIGNAL] = { "signal to self: kill, handler, sigreturn", "-", 0, {0}, 0, 0 },
 	[R_A10]    = { "create+exit, 10 threads alive", "-", 0, {0}, 0, 0 },
 	[R_A1000]  = { "create+exit, 1000 threads alive", "-", 0, {0}, 0, 0 },
 	[R_A10000] = { "create+exit, 10000 threads alive", "-", 0, {0}, 0, 0 },
@@ -273,11 +383,15 @@ static struct row rows[NROWS] = {
 static const int alive[3] = { 10, 1000, 10000 };
 
 /* argv[1], if given, runs just one benchmark, to profile one path:
- * null yield futex create fork alive (tls always runs: the threads use
- * its TLS entry). make bench runs them all. */
+ * null yield futex create fork yieldp fault signal alive (tls always
+ * runs: the threads use its TLS entry); several names run several. make
+ * bench runs them all. */
 static bool want(int argc, char **argv, const char *key)
 {
-	return argc < 2 || !strcmp(argv[1], key);
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], key))
+			return true;
+	return argc < 2;
 }
 
 int main(int argc, char **argv)
@@ -301,6 +415,12 @@ int main(int argc, char **argv)
 		measure(&rows[R_CREATE], bench_create, 200);
 	if (want(argc, argv, "fork"))
 		measure(&rows[R_FORK], bench_fork, 100);
+	if (want(argc, argv, "yieldp"))
+		measure(&rows[R_YIELDP], bench_yield_proc, 1000);
+	if (want(argc, argv, "fault"))
+		measure(&rows[R_FAULT], bench_fault, 200);
+	if (want(argc, argv, "signal"))
+		measure(&rows[R_SIGNAL], bench_signal, 1000);
 
 	m = !want(argc, argv, "alive") ? 0 : raw_mmap2(NULL, SLEEPERS * SLEEPER_STACK, 3, 0x22, -1, 0);
 	if (!m) {
