@@ -302,9 +302,12 @@ static void schedule_checks(struct task *prev)
 	if (ti->preempt_count != 0)
 		panic("schedule: called while atomic (preempt_count %d) by %s",
 		      ti->preempt_count, prev->comm);
+	/* The last lock taken is released when locks were let go out of
+	 * order: then the report cannot say which one is held. */
 	if (spin_depth[ti->cpu].count != 0)
 		panic("schedule: sleeping with spinlock '%s' held (%d held) by %s (tid %d)",
-		      spin_depth[ti->cpu].last->name, spin_depth[ti->cpu].count, prev->comm,
+		      spin_held(spin_depth[ti->cpu].last) ? spin_depth[ti->cpu].last->name : "?",
+		      spin_depth[ti->cpu].count, prev->comm,
 		      prev->tid);
 	if (ti->magic != THREAD_INFO_MAGIC)
 		panic("schedule: kernel stack of %s overflowed (thread_info magic %#x)",

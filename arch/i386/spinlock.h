@@ -22,7 +22,8 @@ struct spinlock {
 
 #define SPINLOCK_INIT(n) { 0, (n), -1 }
 
-/* The spinlocks each CPU holds now, and the last one it took: schedule()
+/* The spinlocks each CPU holds now, and the last one it took (trap()
+ * puts it back after an interrupt that took its own): schedule()
  * panics unless the count is 0 (kernel/sched.c schedule_checks), for a
  * task that sleeps holding a spinlock leaves every other taker spinning,
  * possibly forever (Linux's "scheduling while atomic"). Per CPU, not per

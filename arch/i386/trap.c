@@ -244,6 +244,12 @@ void timer_interrupt(struct trapframe *tf)
 
 void trap(struct trapframe *tf)
 {
+	/* An interrupt in kernel mode may take and release spinlocks of its
+	 * own (the tick's timers): the lock the interrupted code took last
+	 * is its last again afterwards, so that schedule_checks names one
+	 * that is held (spinlock.h). */
+	struct spinlock *last = spin_depth[current_thread_info()->cpu].last;
+
 	/* Every entry from ring 3 lands at the top of the task's kernel
 	 * stack, where current->tf was set when the task got its frame
 	 * (process.c); syscall_entry relies on that without looking. */
@@ -291,4 +297,6 @@ void trap(struct trapframe *tf)
 
 	if (tf_from_user(tf))
 		return_to_user_prepare(tf);
+	else
+		spin_depth[current_thread_info()->cpu].last = last;
 }
