@@ -166,9 +166,8 @@ long do_rw(struct files *fs, int fd, bool write, uint32_t ubuf, size_t n, uint64
 /* writev, and the Linux layer's readv. */
 long do_rwv(struct files *fs, int fd, bool write, uint32_t uiov, int iovcnt);
 
-/* Reads from an open file into kernel memory: at its offset, or at pos
- * (execve reads a program where it likes). */
-long kernel_read(struct file *f, void *buf, size_t n);
+/* Reads from an open file into kernel memory at pos (execve reads a
+ * program where it likes). */
 long kernel_read_at(struct file *f, void *buf, size_t n, uint64_t pos);
 /* read and write's checks and the offset, for the Linux layer's other
  * reads and writes (readv, pread64, sendfile): n bytes of f at *ppos if

@@ -120,13 +120,6 @@ long file_rw(struct file *f, bool write, struct iobuf b, size_t n, uint64_t *ppo
 	return r;
 }
 
-long kernel_read(struct file *f, void *buf, size_t n)
-{
-	struct iobuf b = { (uintptr_t)buf, false };
-
-	return file_rw(f, false, b, n, NULL);
-}
-
 long kernel_read_at(struct file *f, void *buf, size_t n, uint64_t pos)
 {
 	struct iobuf b = { (uintptr_t)buf, false };

@@ -18,7 +18,7 @@ LIMIT = 9000
 # Until the seed kernel is within LIMIT, it may not grow past what it is
 # now: CEILING only ever comes down, with each step towards LIMIT
 # (docs/architecture.md, "The size of the seed kernel").
-CEILING = 12292
+CEILING = 12290
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
