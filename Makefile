@@ -7,6 +7,8 @@
 #                     make run-seed boots it (docs/architecture.md)
 #   make check        every test: host unit tests, in-guest tests under QEMU
 #                     at -smp 1, 2, 4 and 8, the GRUB ISO, Bochs, GDB, the docs
+#   make check-quick  the few minutes between edits: unit tests, the repository's
+#                     rules, everything at -smp 2, the seed kernel's shell
 #   make test T=NAME  the tests with that exact name or glob (T='smp*/t_fork')
 #   make check-linux  Debian's busybox-static (fetched into build/busybox)
 #                     running shell scripts on Spindle (docs/busybox.md);
@@ -119,7 +121,7 @@ TEST_KERNEL := $(B)/kernel-test.elf
 INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
-.PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench profile \
+.PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench profile check-quick \
 	fuzz stress exhaust trace lab grade seed
 all: $(KERNEL) $(INITRD)
 
@@ -343,6 +345,14 @@ check: $(CHECK_PREREQS) | deps-check
 	@$(MAKE) --no-print-directory web || \
 		echo "make: make web failed: the web/ tests will FAIL and say why"
 	@SPINDLE_BUILD=$(B) python3 tests/run.py
+
+# The few minutes between two edits: the host unit tests, the repository
+# rules (seed size, boundaries), everything at -smp 2 (the guest groups,
+# the shell and console sessions, every test program) and the seed
+# kernel's shell. make check is still what a change must pass.
+QUICK_TESTS = unit/* repo/* smp2/* seed/smp2/shell.session
+check-quick: $(CHECK_PREREQS) | deps-check
+	@SPINDLE_BUILD=$(B) python3 tests/run.py -t "$(QUICK_TESTS)"
 
 test: $(CHECK_PREREQS) | deps-check
 	@[ -n "$(T)" ] || { echo 'usage: make test T="NAME|GLOB ..." (T=smp1/t_clone, T="gdb/*")' >&2; exit 2; }
