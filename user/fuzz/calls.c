@@ -61,7 +61,14 @@ long fz_sys(struct fz_task *t, unsigned long nr, int n, uint32_t a0, uint32_t a1
 				   "under %s #%lu: %lu(%#x, %#x, %#x, %#x, %#x, %#x) = %ld\n",
 				   t->name, t->made, nr, a0, a1, a2, a3, a4, a5, r);
 		raw_write(1, line, (size_t)len);
-		raw_exit_group(97);
+		/* What the page holds now tells who wrote it: a frame, a file's
+		 * bytes, zeroes (a page that is no longer the shared one). */
+		const uint32_t *w = (const uint32_t *)sh;
+		len = snprintf(line, sizeof(line), "fuzz: the page at %p now holds %08x %08x %08x "
+			       "%08x %08x %08x %08x %08x\n", (void *)sh, w[0], w[1], w[2], w[3],
+			       w[4], w[5], w[6], w[7]);
+		raw_write(1, line, (size_t)len);
+		raw_exit_group(FZ_EXIT_SHARED);
 	}
 	return r;
 }
@@ -220,7 +227,7 @@ bool fz_range_ok(struct fz_task *t, uint32_t a, uint32_t len)
 
 	if (end > 0x100000000ull)       /* the kernel refuses it; as if it ended at the top */
 		end = 0x100000000ull;
-	if (overlaps(a, end, w->sh, 4096 * ((sizeof(struct fz_shared) + 4095) / 4096)))
+	if (w->sh && overlaps(a, end, (const char *)w->sh - FZ_GUARD, FZ_GUARD + FZ_SHARED_SIZE))
 		return false;
 	if (fz_chance(t, 2))
 		return true;

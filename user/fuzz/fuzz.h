@@ -61,16 +61,21 @@ struct fz_slot {
 	volatile int kids[FZ_KIDS + FZ_THREADS];  /* its child processes: signal targets */
 };
 
-/* The page the supervisor maps MAP_SHARED before forking the workers. */
+/* The page the supervisor maps MAP_SHARED before forking the workers,
+ * with FZ_GUARD bytes of PROT_NONE below it: a system call that writes
+ * further than the fuzzer knows (uname's 390 bytes through a pointer
+ * that was kept 64 bytes away: seed 42, 2026-12-06) faults in the guard
+ * instead of changing the page. Nothing may map, unmap or protect the
+ * guard (fz_range_ok) or point into it (fz_touches_shared). */
 struct fz_shared {
 	unsigned long magic;            /* FZ_MAGIC: a worker checks it after each call */
-	volatile unsigned long total;   /* calls made, all workers */
+	volatile uint64_t total;        /* calls made, all workers: never wraps */
 	volatile int stop;              /* budget spent: every task stops */
 	volatile int escalated;         /* a trap child came back with privilege */
 	volatile int unkillable;        /* a task SIGKILL did not end (its pid) */
 	volatile uint32_t escalation_kind, escalation_sub;  /* fz_trap's choice */
 	int super_pid;
-	unsigned long budget;
+	uint64_t budget;
 	struct fz_slot slot[FZ_MAX_WORKERS];
 };
 
@@ -87,6 +92,9 @@ struct fz_world {
 };
 
 #define FZ_MAGIC 0x5eedf00d
+#define FZ_SHARED_SIZE ((sizeof(struct fz_shared) + 4095) & ~4095u)
+#define FZ_GUARD 0x20000       /* PROT_NONE below the shared page */
+#define FZ_EXIT_SHARED 97      /* a worker's status: the shared page changed */
 #define FZ_EXIT_DF 98          /* a trap child's status: DF broke a copy */
 #define FZ_EXIT_ESCALATED 99   /* ... came back with privilege */
 #define FZ_ARENA_PAGES 16

@@ -93,8 +93,10 @@ uint32_t fz_len(struct fz_task *t)
 
 bool fz_touches_shared(const struct fz_world *w, uint32_t p, uint32_t len)
 {
-	uint32_t s = (uint32_t)w->sh, e = s + 4096 * ((sizeof(struct fz_shared) + 4095) / 4096);
-	/* A kernel write is at most 64 KiB (a /proc file, the LDT): reach. */
+	/* The guard too: a pointer into it only ever faults. */
+	uint32_t s = (uint32_t)w->sh - FZ_GUARD, e = (uint32_t)w->sh + FZ_SHARED_SIZE;
+	/* A write that starts below the guard faults in it before it gets
+	 * to the page: len matters only as far as the guard reaches. */
 	uint32_t reach = len > 0x20000 ? 0x20000 : len;
 
 	uint64_t end = (uint64_t)p + reach;

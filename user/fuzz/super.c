@@ -24,6 +24,7 @@ struct watch {
 
 static struct watch watch[FZ_MAX_WORKERS];
 static unsigned long deaths_by_signal, stalls, exits, generations;
+static bool shared_changed;     /* a worker exited FZ_EXIT_SHARED: its line says why */
 static int sig_count[NSIG + 1];
 
 static void start(const struct fz_config *cfg, struct fz_shared *sh, int i)
@@ -77,6 +78,8 @@ static void reap(const struct fz_config *cfg, struct fz_shared *sh)
 				sig_count[(st & 0x7f) <= NSIG ? st & 0x7f : 0]++;
 			} else {
 				exits++;
+				if (((st >> 8) & 0xff) == FZ_EXIT_SHARED)
+					shared_changed = true;
 			}
 		}
 	}
@@ -122,6 +125,10 @@ static int watchdog(const struct fz_config *cfg, struct fz_shared *sh)
 		show_task(sh->unkillable);
 		return 1;
 	}
+	/* Every worker would now see it after each call: one report (the
+	 * first "shared page changed" line above) ends the run. */
+	if (shared_changed)
+		return 1;
 	return 0;
 }
 
@@ -166,8 +173,12 @@ static int stop_all(const struct fz_config *cfg, struct fz_shared *sh)
 
 int fz_supervise(const struct fz_config *cfg)
 {
-	size_t size = (sizeof(struct fz_shared) + 4095) & ~4095u;
-	long r = raw_mmap2(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	size_t size = FZ_SHARED_SIZE;
+	/* The guard and the page above it (fuzz.h): one reservation, then
+	 * the page mapped over its top. */
+	long g = raw_mmap2(NULL, FZ_GUARD + size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long r = RAW_IS_ERR(g) ? g : raw_mmap2((void *)(g + FZ_GUARD), size, PROT_READ | PROT_WRITE,
+						MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	long long t0 = fz_now_ms();
 	struct fz_shared *sh;
 	int bad = 0;
@@ -200,8 +211,9 @@ int fz_supervise(const struct fz_config *cfg)
 		fz_sleep_ms(10);
 	}
 	bad |= stop_all(cfg, sh);
-	printf("fuzz: seed %#x stopped after %lu calls in %lld ms: %lu worker generations, "
-	       "%lu ended by a signal, %lu stalled and killed\n", cfg->seed, sh->total,
+	printf("fuzz: seed %#x stopped after %llu calls in %lld ms: %lu worker generations, "
+	       "%lu ended by a signal, %lu stalled and killed\n", cfg->seed,
+	       (unsigned long long)sh->total,
 	       fz_now_ms() - t0, generations, deaths_by_signal, stalls);
 	printf("fuzz: where each worker stopped:");
 	for (int i = 0; i < cfg->workers; i++)
