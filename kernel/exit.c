@@ -180,7 +180,7 @@ static void exit_resources(struct task *t)
 	uint32_t flags;
 
 	exit_mm(t);
-	fpu_release(t);                 /* the registers are nobody's now */
+	fpu_exit(t);                    /* the registers are nobody's now */
 	/* Let go under tasklist_lock, freed after: /proc/PID/status reads
 	 * another task's files under that lock (compat/linux/fs/proc_status.c). */
 	flags = spin_lock_irqsave(&tasklist_lock);

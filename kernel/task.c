@@ -89,9 +89,11 @@ struct task *task_alloc(void)
 	/* clone-detached-A1: a task parked in this CPU's cache first. */
 	struct task *t = task_cache_take();
 	struct thread_info *ti;
+	union fpu_area *fpu_area = NULL;
 
 	if (t) {
 		ti = t->ti;
+		fpu_area = fpu_area_take(t);    /* it comes back with the task */
 	} else {
 		t = objcache_alloc(&task_struct_cachep);
 		if (!t)
@@ -107,6 +109,7 @@ struct task *task_alloc(void)
 	ti->task = t;
 	ti->magic = THREAD_INFO_MAGIC;
 	t->ti = ti;
+	fpu_area_give(t, fpu_area);
 	task_init_links(t);
 	t->cpus_allowed = CPU_MASK_ALL;
 	return t;
@@ -118,7 +121,7 @@ void task_free(struct task *t)
 	linux_task_free(t);
 	if (t->ti->magic != THREAD_INFO_MAGIC)
 		panic("task_free: kernel stack of %s (tid %d) overflowed", t->comm, t->tid);
-	fpu_release(t);                 /* a child abandoned by clone */
+	fpu_release(t);                 /* its FPU area, if it has one */
 	kstack_free(t->ti);
 	objcache_free(&task_struct_cachep, t);          /* poisons it */
 }

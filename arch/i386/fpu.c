@@ -80,7 +80,7 @@ static void ts_clear(int cpu)
 /* The registers into f->area. fxsave leaves them as they were; fnsave
  * reinitialises the FPU (SDM Vol. 2A, FSAVE), so after it this CPU holds
  * nobody's state and f is no longer live. TS must be clear. */
-static void hw_save(struct task *t, int cpu)
+static inline void hw_save(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
@@ -100,7 +100,7 @@ static void hw_save(struct task *t, int cpu)
 /* f->area into the registers; TS must be clear. The area never holds an
  * MXCSR with a reserved bit set (fpu_signal.c masks what user space hands
  * back), so fxrstor cannot #GP (SDM Vol. 2A, FXRSTOR). */
-static void hw_restore(struct task *t, int cpu)
+static inline void hw_restore(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
@@ -120,7 +120,7 @@ static void hw_restore(struct task *t, int cpu)
  * both halves: owner alone would accept a CPU t left before running
  * elsewhere (the stale copy after a migration); last_cpu alone would
  * accept a CPU that another task used since. */
-static void make_live(struct task *t, int cpu)
+static inline void make_live(struct task *t, int cpu)
 {
 	struct fpu *f = &t->thread.fpu;
 
@@ -341,19 +341,35 @@ int fpu_exception_code(int trapno)
 int fpu_copy(struct task *child, struct task *parent)
 {
 	struct fpu *c = &child->thread.fpu, *p = &parent->thread.fpu;
+	union fpu_area *area = c->area; /* a recycled task's (fpu_area_give) */
 	uint32_t flags;
 
 	ASSERT(parent == current);
 	memset(c, 0, sizeof(*c));
 	c->last_cpu = -1;               /* no CPU holds the child's copy */
-	if (!p->used)
+	if (!p->used) {
+		/* No state to copy: the child gets its area at its first FPU
+		 * instruction, as every task does; a recycled one goes. */
+		if (area)
+			objcache_free(&fpu_cache, area);
 		return 0;
-	if (!(c->area = objcache_alloc(&fpu_cache)))
+	}
+	c->area = area;
+	if (!c->area && !(c->area = objcache_alloc(&fpu_cache)))
 		return -ENOMEM;
 	flags = read_eflags();
 	cli();
-	fpu_sync_current();
-	memcpy(c->area, p->area, sizeof(*c->area));
+	/* Linux's fpu_clone saves the parent's registers straight into the
+	 * child's state: one fxsave instead of one into the parent's area
+	 * and a 512-byte copy. fnsave would reinitialise the parent's
+	 * registers, so that path saves to the parent's area first. */
+	if (p->live && fpu_fxsr) {
+		__asm__ volatile("fxsave %0" : "=m"(c->area->fx));
+		stats[cpu_id()].saves++;
+	} else {
+		fpu_sync_current();
+		memcpy(c->area, p->area, sizeof(*c->area));
+	}
 	if (flags & EFLAGS_IF)
 		sti();
 	c->used = true;
@@ -374,23 +390,44 @@ void fpu_exec_reset(void)
 		sti();
 }
 
-void fpu_release(struct task *t)
+void fpu_exit(struct task *t)
 {
 	struct fpu *f = &t->thread.fpu;
-	union fpu_area *area = f->area;
 	uint32_t flags = read_eflags();
 
 	cli();
 	if (t == current)
 		fpu_drop_live_current();
 	ASSERT(!f->live);
-	f->area = NULL;
 	f->used = false;
 	f->last_cpu = -1;
 	if (flags & EFLAGS_IF)
 		sti();
+}
+
+void fpu_release(struct task *t)
+{
+	union fpu_area *area = t->thread.fpu.area;
+
+	fpu_exit(t);
+	t->thread.fpu.area = NULL;
 	if (area)
 		objcache_free(&fpu_cache, area);
+}
+
+union fpu_area *fpu_area_take(struct task *t)
+{
+	union fpu_area *area = t->thread.fpu.area;
+
+	ASSERT(!t->thread.fpu.live && !t->thread.fpu.used);     /* fpu_exit ran */
+	t->thread.fpu.area = NULL;
+	return area;
+}
+
+void fpu_area_give(struct task *t, union fpu_area *area)
+{
+	ASSERT(!t->thread.fpu.area);
+	t->thread.fpu.area = area;
 }
 
 void fpu_get_stats(struct fpu_stats *s)

@@ -96,8 +96,19 @@ int fpu_exception_code(int trapno);
 int fpu_copy(struct task *child, struct task *parent);
 /* execve: current's next FPU instruction starts from fninit's state. */
 void fpu_exec_reset(void);
-/* exit, or a task struct freed: the area goes back to fpu_cache. */
+/* exit: the registers are nobody's now; the area stays with the task,
+ * as Linux's state lives inside its task_struct: a task parked in the
+ * task cache (kernel/task_cache.c) hands it on to the next clone
+ * (fpu_area_take/give), so that a thread that comes and goes does not
+ * allocate and free 512 bytes each time. */
+void fpu_exit(struct task *t);
+/* A task struct freed: the area goes back to fpu_cache. */
 void fpu_release(struct task *t);
+/* task_alloc reusing a parked task: its area (or NULL), taken before
+ * the struct is cleared and given back after; fpu_copy fills it when
+ * the parent has FPU state and frees it otherwise (copy_kthread too). */
+union fpu_area *fpu_area_take(struct task *t);
+void fpu_area_give(struct task *t, union fpu_area *area);
 
 /* Bytes of user stack fpu_save_sigframe needs below sp (0: no state),
  * and where the _fpstate it writes starts (sigcontext.fpstate). */

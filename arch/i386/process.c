@@ -131,6 +131,7 @@ void copy_kthread(struct task *t, void (*fn)(void *), void *arg)
 	struct trapframe *tf = stack_frame(t);
 
 	memset(tf, 0, sizeof(*tf));
+	fpu_release(t);         /* a recycled task's area: kernel threads use none */
 	/* kthread_start finds fn and arg in the callee-saved registers. */
 	t->ctx = push_context(tf, kthread_start);
 	t->ctx->ebx = (uint32_t)fn;

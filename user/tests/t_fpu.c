@@ -6,7 +6,8 @@
  * FPU; and the lazy-restore case where a task comes back to a CPU whose
  * registers still hold an older copy of its state (arch/i386/fpu.c,
  * make_live); and the state's area exists only for tasks that used the
- * FPU, until they exit. Booted as init at -smp 1, 2, 4 and 8, in both
+ * FPU, until they exit (or, parked in the task cache, until the task is
+ * freed or reused). Booted as init at -smp 1, 2, 4 and 8, in both
  * switching modes (tests/run.py adds fpu=lazy for the second). */
 #define T_PROG "t_fpu"
 #include "t.h"
@@ -319,6 +320,68 @@ TEST(areas_only_for_fpu_users)
 	EXPECT_EQ(fpu_areas(), base);
 }
 
+/* ---- parked_task_keeps_its_area ----
+ *
+ * A detached thread parks its task in the task cache when it exits, and
+ * an FPU user's area stays with it (arch/i386/fpu.h fpu_exit): the next
+ * clone takes both back, and the area goes only when the parked task is
+ * freed - by the next task that parks on that CPU. Everything runs on
+ * CPU 0, whose cache slot the test then has to itself. */
+static int fpu_detached_fn(void *arg, const struct thr_regs *r)
+{
+	(void)r;
+	if (arg)
+		fp_fill(6);
+	return 0;
+}
+
+/* A detached thread on pool stack 0, with or without an FPU
+ * instruction, gone (its RELEASE_VM word cleared) when this returns
+ * true. */
+static bool detached_thread(bool fpu)
+{
+	volatile int *word = (volatile int *)(smp_stacks[0] + SMP_STACK) - 1;
+	long tid;
+
+	*word = 1;
+	tid = thr_clone(THR_THREAD_FLAGS | CLONE_DETACHED | CLONE_RELEASE_VM,
+			smp_stacks[0] + SMP_STACK, NULL, NULL, fpu_detached_fn,
+			fpu ? (void *)1 : NULL);
+	return tid > 0 && thr_wait_word(word, 0, 5000);
+}
+
+/* The number of areas once it reaches want (the thread parks a moment
+ * after its RELEASE_VM word is cleared), or the last count after 2 s. */
+static long fpu_areas_become(long want)
+{
+	long long end = thr_now_ns() + 2000000000ll;
+	long n;
+
+	while ((n = fpu_areas()) != want && thr_now_ns() < end)
+		raw_sched_yield();
+	return n;
+}
+
+TEST(parked_task_keeps_its_area)
+{
+	unsigned long cpu0 = 1, all = ~0ul;
+	long base;
+
+	EXPECT_EQ(raw_sched_setaffinity(0, sizeof(cpu0), &cpu0), 0);
+	/* Whatever was parked on CPU 0 goes; a task without an area stays. */
+	EXPECT(detached_thread(false), "a detached thread did not finish");
+	base = fpu_areas();
+	EXPECT(detached_thread(true), "a detached FPU thread did not finish");
+	EXPECT_EQ(fpu_areas_become(base + 1), base + 1);        /* parked with it */
+	EXPECT(detached_thread(true), "a detached FPU thread did not finish");
+	EXPECT_EQ(fpu_areas_become(base + 1), base + 1);        /* one, not two */
+	/* This one takes the parked task; its parent (this thread) has no
+	 * FPU state to copy, so the area goes (fpu_copy). */
+	EXPECT(detached_thread(false), "a detached thread did not finish");
+	EXPECT_EQ(fpu_areas_become(base), base);
+	EXPECT_EQ(raw_sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
 int main(void)
 {
 	/* These two first, while the main thread has never used the FPU:
@@ -327,6 +390,7 @@ int main(void)
 	 * that state, and so would overwrite the registers the stale-copy
 	 * case needs left alone. */
 	RUN(areas_only_for_fpu_users);
+	RUN(parked_task_keeps_its_area);
 	RUN(stale_copy_after_migration);
 	RUN(threads_keep_registers);
 	RUN(threads_keep_registers_among_nonfpu_tasks);
