@@ -49,10 +49,20 @@ TEST(mutex_counter_8_threads_x_10000_exact)
 {
 	pthread_t t[NMUTEX];
 
+	long long end = thr_now_ns() + 10000000000ll;
+
 	counter = 0;
 	futex_calls = 0;
+	/* Contention made sure of, not left to timing: on a loaded host the
+	 * eight vCPUs may run one at a time, and each thread its 10,000
+	 * rounds before the next starts. Main holds the lock until a thread
+	 * has gone to the kernel to wait for it (__futex counts the call). */
+	pthread_mutex_lock(&counter_lock);
 	for (int i = 0; i < NMUTEX; i++)
 		EXPECT_EQ(pthread_create(&t[i], NULL, increment, NULL), 0);
+	while (futex_calls == 0 && thr_now_ns() < end)
+		sched_yield();
+	pthread_mutex_unlock(&counter_lock);
 	for (int i = 0; i < NMUTEX; i++)
 		EXPECT_EQ(pthread_join(t[i], NULL), 0);
 	EXPECT_EQ(counter, NMUTEX * ROUNDS);
