@@ -55,7 +55,7 @@ static int vm_madvise(struct mm *mm, uint32_t addr, uint32_t len, int advice)
 	for (struct vma *v = mm->vmas; drop && v && v->start < end; v = v->next)
 		if (v->end > addr && !(v->flags & VMA_SHARED))
 			vm_unmap_pages(mm, v->start > addr ? v->start : addr,
-				       v->end < end ? v->end : end);
+				       v->end < end ? v->end : end, false);
 	spin_unlock(&mm->lock);
 	return hole ? -ENOMEM : 0;
 }

@@ -313,7 +313,7 @@ static void batch_add(struct unmap_batch *b, void *frame)
 	b->frames[b->n++] = frame;
 }
 
-void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end)
+void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end, bool free_tables)
 {
 	struct unmap_batch b = { .mm = mm, .start = start, .end = end, .n = 0 };
 	uint32_t va = start, *pte, *table;
@@ -326,7 +326,7 @@ void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end)
 	}
 	/* Page tables left with nothing in them go too. end <= USER_TOP,
 	 * so va never wraps. */
-	for (va = start & ~(uint32_t)(PGDIR_SIZE - 1); va < end; va += PGDIR_SIZE)
+	for (va = start & ~(uint32_t)(PGDIR_SIZE - 1); free_tables && va < end; va += PGDIR_SIZE)
 		if ((table = pgtable_detach_if_empty(mm->pgdir, va)))
 			batch_add(&b, (uint8_t *)table + 1);
 	batch_finish(&b);

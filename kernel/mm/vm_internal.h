@@ -29,9 +29,13 @@ bool range_covered(struct mm *mm, uint32_t start, uint32_t end);
 struct vma *vma_find(struct mm *mm, uint32_t addr);
 
 
-/* Unmaps every page of [start, end), frees page tables left empty, and
- * flushes the TLB before any of those frames is freed. */
-void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end);
+/* Unmaps every page of [start, end), and flushes the TLB before any of
+ * those frames is freed. free_tables: munmap's, which also frees the
+ * page tables the range left empty; madvise(MADV_DONTNEED) keeps them,
+ * as Linux's zap_page_range does - the range stays mapped and is
+ * touched again (glibc gives back each exiting thread's stack so), and
+ * looking through a table for a used entry cost ~5,000 instructions. */
+void vm_unmap_pages(struct mm *mm, uint32_t start, uint32_t end, bool free_tables);
 
 /* Rewrites the PTEs of [start, end) (inside v) for v's current prot. */
 void vm_protect_pages(struct mm *mm, const struct vma *v, uint32_t start, uint32_t end);

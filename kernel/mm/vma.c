@@ -145,7 +145,7 @@ static void remove_range(struct mm *mm, uint32_t start, uint32_t end, struct spa
 	struct vma **pp = &mm->vmas, *v;
 
 	ASSERT(spin_held(&mm->lock));
-	vm_unmap_pages(mm, start, end);
+	vm_unmap_pages(mm, start, end, true);
 	split_at(mm, start, s);
 	split_at(mm, end, s);
 	while ((v = *pp) && v->start < end) {
