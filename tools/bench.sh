@@ -175,6 +175,30 @@ if grep -q '^FAILED\|FAILED:' "$TMP/pt1.txt"; then
     problem=${problem:-"/bin/bench_pt: a benchmark FAILED at -smp 1"}
 fi
 
+# ---- /bin/bench_lx (user/linux/bench_lx.c): the same paths as a static
+# glibc program pays them (the linux personality), -smp 1 under icount.
+echo "  BENCH   $QEMU -smp 1 -m $PT_MEM $ICOUNT init=/bin/bench_lx (up to ${TIMEOUT}s)"
+lx_rc=0
+(cd "$TMP" && timeout "$TIMEOUT" "$QEMU" -m "$PT_MEM" -smp 1 -display none -no-reboot \
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04 $ICOUNT \
+    -kernel kernel.elf -initrd initrd.cpio -append "init=/bin/bench_lx" \
+    -serial "file:$TMP/lx_console.txt" </dev/null >"$TMP/lx_qemu.txt" 2>&1) || lx_rc=$?
+tr -d '\r' < "$TMP/lx_console.txt" > "$TMP/lx.txt" 2>/dev/null || : >"$TMP/lx.txt"
+cat "$TMP/lx.txt" >> "$RAW"
+{
+    echo
+    echo "Linux programs (static glibc, /bin/bench_lx): QEMU -icount shift=0 -smp 1;"
+    echo "ticks = guest instructions per operation, median of 5 runs."
+    echo
+    if grep -q '^==== end of bench_lx table ====$' "$TMP/lx.txt" && [ "$lx_rc" -eq 1 ]; then
+        sed -n '/^==== bench_lx table ====$/,/^==== end of bench_lx table ====$/p' \
+            "$TMP/lx.txt" | sed '1d;$d' | sed 's/ *$//'
+    else
+        echo "/bin/bench_lx: INCOMPLETE (QEMU status $lx_rc)"
+        problem=${problem:-"/bin/bench_lx did not complete"}
+    fi
+} >> "$OUT"
+
 # ---- /bin/bench_fpu (user/bin/bench_fpu.c): a switch with and without
 # FPU state, once in each switching mode (arch/i386/fpu.h: fpu=eager, the
 # default, and fpu=lazy), -smp 1 under icount.
