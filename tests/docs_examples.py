@@ -576,6 +576,34 @@ def doc_make_profile():
     return [(name, None, None)]
 
 
+# -------- fuzzing
+# A fuzz run the prose names, "`make fuzz ...` passes:", and the lines
+# the indented block after it shows as its ending.
+FUZZ_PROSE_RE = re.compile(r"`(make fuzz [^`]*)`\s*passes:\s*\n\n((?:    .*\n)+)")
+
+
+def doc_make_fuzz():
+    """docs/fuzzing.md's short fuzz runs, as written: each must end with
+    the lines it shows, digits and all (a seed's number and init's
+    status are no measurement)."""
+    name = "docs/fuzzing.make_fuzz"
+    text = open(os.path.join(ROOT, "docs/fuzzing.md")).read()
+    runs = [(" ".join(c.split()), b) for c, b in FUZZ_PROSE_RE.findall(text)]
+    if not runs:
+        return [(name, "docs/fuzzing.md names no `make fuzz ...` passes: run", None)]
+    for cmd, block in runs:
+        p = subprocess.run(make(*shlex.split(cmd)[1:]), cwd=ROOT, env=child_env(),
+                           capture_output=True, text=True, timeout=900,
+                           stdin=subprocess.DEVNULL)
+        got = [" ".join(l.split()) for l in strip_escapes(p.stdout).splitlines()]
+        miss = [l.strip() for l in block.splitlines()
+                if l.strip() and " ".join(l.split()) not in got]
+        if p.returncode != 0 or miss:
+            return [(name, "`%s` (exit %d): not printed: %s" % (cmd, p.returncode, miss[:2]),
+                     (p.stdout + p.stderr)[-1500:])]
+    return [(name, None, None)]
+
+
 # -------- traces
 def doc_make_trace():
     """Every block of README and docs/ that starts with `$ make trace`:
@@ -747,6 +775,7 @@ def doc_jobs():
             ("docs/benchmarks.make_profile", doc_make_profile, ()),
             ("docs/bochs.make_bochs", doc_make_bochs, ()),
             ("docs/tracing.make_trace", doc_make_trace, ()),
+            ("docs/fuzzing.make_fuzz", doc_make_fuzz, ()),
             ("docs/bochs.bochs_debug", doc_bochs_debug, ())]
     for d in gdb_docs():
         jobs.append(("docs/%s.gdb" % os.path.splitext(os.path.basename(d))[0], doc_gdb, (d,)))
