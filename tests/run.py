@@ -171,6 +171,7 @@ CRASH_EXPECT = {
                                    r"cr2=0x[0-9a-f]{8} err=0$",
     "crash_stack_overflow": r"^PANIC: kernel stack overflow: esp=0x[0-9a-f]{8} "
                             r"cr2=0x[0-9a-f]{8}, in the guard page under the stack",
+    "crash_double_free": r"^PANIC: objcache_free\(crash test, 0x[0-9a-f]{8}\): double free$",
 }
 # Crashes that happen on a kernel thread's stack: their backtrace ends at
 # the thread's function, not at kmain.

@@ -24,6 +24,7 @@ struct page;
  * (but the first word, the free-list link), so a pointer read from freed
  * memory is 0x6b6b6b6b. */
 #define POISON_FREE 0x6b
+#define POISON_WORD (POISON_FREE * 0x01010101u)   /* four POISON_FREE bytes */
 
 struct objcache {
 	const char *name;

@@ -6,6 +6,7 @@
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/mm/kmem.h"
 #include "arch/i386/mmu.h"
 #include "arch/i386/spinlock.h"
 
@@ -137,4 +138,27 @@ KTEST(crash_kstack_use_after_free, read_a_freed_stack)
 {
 	crash_read_freed_stack();
 	ktest_fail(__FILE__, __LINE__, "reading a freed kernel stack did not fault");
+}
+
+/* Frees one object of a slab twice, among free neighbours: objcache_free
+ * looks for it on the freelist (it is poisoned, so it may be free) and
+ * must panic rather than chain it twice. */
+__attribute__((noinline)) static void crash_free_twice(void)
+{
+	static struct objcache cache;
+	void *a, *b;
+
+	objcache_init(&cache, "crash test", 64, 8);
+	a = objcache_alloc(&cache);
+	b = objcache_alloc(&cache);     /* keeps the slab alive after a's frees */
+	if (!a || !b)
+		return;
+	objcache_free(&cache, a);
+	objcache_free(&cache, a);
+}
+
+KTEST(crash_double_free, free_an_object_twice)
+{
+	crash_free_twice();
+	ktest_fail(__FILE__, __LINE__, "the second free of one object did not panic");
 }

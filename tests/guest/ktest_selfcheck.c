@@ -14,8 +14,6 @@
 #include "arch/i386/kstack.h"
 #include "arch/i386/segment.h"
 
-#define POISON_WORD (POISON_FREE * 0x01010101u)
-
 static uint64_t desc_word(const struct desc *d)
 {
 	return ((uint64_t)d->b << 32) | d->a;
