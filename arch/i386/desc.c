@@ -126,7 +126,7 @@ static uint32_t user_flag_bits(const struct user_desc *u, bool useable)
 	return b;
 }
 
-static struct desc encode_user(const struct user_desc *u, bool useable)
+static inline struct desc encode_user(const struct user_desc *u, bool useable)
 {
 	struct desc d;
 

@@ -407,11 +407,10 @@ void fpu_exit(struct task *t)
 
 void fpu_release(struct task *t)
 {
-	union fpu_area *area = t->thread.fpu.area;
+	union fpu_area *area;
 
 	fpu_exit(t);
-	t->thread.fpu.area = NULL;
-	if (area)
+	if ((area = fpu_area_take(t)))
 		objcache_free(&fpu_cache, area);
 }
 

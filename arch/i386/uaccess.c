@@ -1,26 +1,10 @@
 /* arch/i386/uaccess.c - the checked user copies (uaccess.h). */
 #include "arch/i386/uaccess.h"
 #include "arch/i386/extable.h"
-#include "lib/errno.h"
 
-size_t user_copy(void *dst, const void *src, size_t n);
 long user_strncpy(char *dst, const char *src, size_t max);
 
 static const uint8_t zeros[256];
-
-int copy_from_user(void *dst, uint32_t usrc, size_t n)
-{
-	if (!user_range_ok(usrc, n))
-		return -EFAULT;
-	return user_copy(dst, (const void *)usrc, n) ? -EFAULT : 0;
-}
-
-int copy_to_user(uint32_t udst, const void *src, size_t n)
-{
-	if (!user_range_ok(udst, n))
-		return -EFAULT;
-	return user_copy((void *)udst, src, n) ? -EFAULT : 0;
-}
 
 int clear_user(uint32_t udst, size_t n)
 {
@@ -34,16 +18,6 @@ int clear_user(uint32_t udst, size_t n)
 		n -= k;
 	}
 	return 0;
-}
-
-int get_user32(uint32_t *val, uint32_t uaddr)
-{
-	return copy_from_user(val, uaddr, sizeof(*val));
-}
-
-int put_user32(uint32_t uaddr, uint32_t val)
-{
-	return copy_to_user(uaddr, &val, sizeof(val));
 }
 
 long strncpy_from_user(char *dst, uint32_t usrc, size_t max)

@@ -15,6 +15,7 @@
  * the RAM). Everything here runs with the inode's mutex held. */
 #include "compat/linux/fs/vfs.h"
 #include "kernel/file.h"
+#include "arch/i386/uaccess.h"
 #include "kernel/panic.h"
 #include "kernel/mm/kmem.h"
 #include "kernel/mm/pmm.h"
@@ -244,7 +245,6 @@ static long reg_write(struct file *f, struct iobuf buf, size_t n, uint64_t *pos)
 /* FIONREAD on a file: the bytes from the offset to the end (Linux). */
 static long reg_ioctl(struct file *f, unsigned cmd, uint32_t arg)
 {
-	extern int put_user32(uint32_t uaddr, uint32_t val);
 	uint64_t size = f->inode->size, left;
 
 	if (cmd != FIONREAD)
