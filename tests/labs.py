@@ -156,6 +156,57 @@ def grade(labs, build, root=ROOT, out=sys.stdout, jobs=2):
     return summary
 
 
+# Gradescope's autograder format ("Autograder Specifications": the file
+# /autograder/results/results.json): a total, and per test a name, its
+# score and max_score, a status and its output.
+GRADESCOPE_DIR = "/autograder/results"
+
+
+def gradescope_results(s):
+    """Gradescope's results.json for a grade() summary: one test per
+    graded test of each lab, named "lab N: TEST"."""
+    tests = []
+    for lab in s["labs"]:
+        for t in lab["tests"]:
+            failed = sorted(n for n, r in t["results"].items() if r != "PASS")
+            tests.append({
+                "name": "lab %d: %s" % (lab["lab"], t["name"]),
+                "score": float(t["points"]), "max_score": float(t["max"]),
+                "status": "passed" if t["ok"] else "failed",
+                "output": "all %d cases passed" % len(t["results"]) if t["ok"] else
+                ("failed: " + ", ".join(failed[:10]) + (" (and %d more)" % (len(failed) - 10)
+                                                        if len(failed) > 10 else "")
+                 if failed else "no result (the build or boot failed)"),
+                "visibility": "visible"})
+    return {"score": float(s["score"]), "tests": tests, "stdout_visibility": "visible",
+            "output": "Score: %d/%d" % (s["score"], s["max"])}
+
+
+def gradescope_problems(r):
+    """What in a results.json Gradescope would not take (an empty list
+    when it is well-formed): the checks make check makes."""
+    bad = []
+    if not isinstance(r.get("score"), (int, float)):
+        bad.append("no numeric score")
+    tests = r.get("tests")
+    if not isinstance(tests, list) or not tests:
+        return bad + ["no tests list"]
+    for t in tests:
+        for k, kind in (("name", str), ("score", (int, float)), ("max_score", (int, float)),
+                        ("output", str)):
+            if not isinstance(t.get(k), kind):
+                bad.append("test %r: %s missing or not a %s" % (t.get("name"), k, kind))
+        if t.get("status") not in ("passed", "failed"):
+            bad.append("test %r: status %r" % (t.get("name"), t.get("status")))
+        if isinstance(t.get("score"), (int, float)) and isinstance(t.get("max_score"), (int, float)) \
+                and not 0 <= t["score"] <= t["max_score"]:
+            bad.append("test %r: score outside 0..max_score" % t.get("name"))
+    if isinstance(r.get("score"), (int, float)) and \
+            abs(sum(t.get("score", 0) for t in tests) - r["score"]) > 1e-9:
+        bad.append("the total is not the sum of the tests' scores")
+    return bad
+
+
 def grade_main(argv):
     own = os.path.join(ROOT, ".spindle-lab")    # a student tree's lab (make lab)
     if argv and argv[0]:
@@ -176,6 +227,14 @@ def grade_main(argv):
     with open(out, "w") as f:
         json.dump(s, f, indent=1, sort_keys=True)
         f.write("\n")
+    # Beside it, Gradescope's; and where Gradescope looks, when this runs
+    # inside its autograder (docs/labs/README.md, "For teachers").
+    r = gradescope_results(s)
+    for d in [os.path.dirname(os.path.abspath(out))] + \
+            ([GRADESCOPE_DIR] if os.path.isdir(GRADESCOPE_DIR) else []):
+        with open(os.path.join(d, "results.json"), "w") as f:
+            json.dump(r, f, indent=1, sort_keys=True)
+            f.write("\n")
     if s["score"] < s["max"]:
         print("(tests/run.py's output is in %s, log_tail)" % out)
     return 0 if s["score"] == s["max"] else 1
@@ -228,6 +287,10 @@ def full_grade(lab):
                      (p.stdout + p.stderr)[-1500:])]
         with open(js) as f:
             s = json.load(f)
+        with open(os.path.join(d, "results.json")) as f:
+            gs = gradescope_problems(json.load(f))
+    if gs:
+        return [(name, "results.json is not Gradescope's format: " + "; ".join(gs[:3]), None)]
     bad = [t["name"] for l in s["labs"] for t in l["tests"] if not t["ok"]]
     if bad or p.returncode or not re.search(r"^Score: %d/%d$" % (s["max"], s["max"]),
                                             p.stdout, re.M):
@@ -274,6 +337,12 @@ def stripped_grade(lab):
                            cwd=dest, capture_output=True, text=True, timeout=1800)
         with open(os.path.join(dest, "build", "grade.json")) as f:
             s = json.load(f)
+        with open(os.path.join(dest, "build", "results.json")) as f:
+            r = json.load(f)
+        gs = gradescope_problems(r)
+        if gs or r["score"] != s["score"] or not any(t["status"] == "failed" for t in r["tests"]):
+            return [(name, "results.json is not Gradescope's format, or not the grade: "
+                     + "; ".join(gs[:3]), None)]
         if p.returncode == 0 or s["score"] >= s["max"]:
             return [(name, "the stubs grade %d/%d (exit %d): the tests miss them"
                      % (s["score"], s["max"], p.returncode), p.stdout[-1500:])]
