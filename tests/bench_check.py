@@ -6,6 +6,9 @@ booted twice. It must complete (every row run, no FAILED, init's status 0)
 and print the same table both times, which is what makes the SMP figures
 worth comparing.
 
+replay/identical_logs_smp4: tls-demo, mutex-demo and t_smp_futex at -smp 4
+under the same flags, each booted twice: the consoles must be identical.
+
 bench/budgets: the hot paths of /bin/bench at -smp 1 under -icount,
 against tests/budgets.txt: a row more than BUDGET_SLACK over its budget
 fails. Under instruction counting a path's cost is a count, not a timing,
@@ -43,6 +46,35 @@ def bench_smp_repeats(smp=2):
         diff = [l for l in tables[1].splitlines() if l not in tables[0].splitlines()]
         return [(name, "the second run printed another table",
                  "\n".join("    | " + l for l in diff))]
+    return [(name, None, None)]
+
+
+# Programs whose output depends on how their threads interleave on four
+# CPUs (the order tls-demo's threads print in, mutex-demo's, t_smp_futex's
+# cross-CPU wakes), for replay/identical_logs_smp4.
+REPLAY_PROGRAMS = ["init=/bin/tls-demo", "init=/bin/mutex-demo", "init=/tests/t_smp_futex"]
+
+
+def identical_logs(smp=4):
+    """Under the -icount flags above, a run at -smp 4 repeats exactly:
+    each program booted twice must print the same console, byte for
+    byte, from the first boot message to the power-off (issue 25's
+    ground: a schedule that can be replayed)."""
+    name = "replay/identical_logs_smp%d" % smp
+    for append in REPLAY_PROGRAMS:
+        outs = []
+        for _ in range(2):
+            b = run_qemu(qemu_kernel_cmd(smp, append, mem=128) + ICOUNT, timeout=240)
+            bad = b.problem()
+            if bad:
+                return [(name, "%s: %s" % (append, bad), b.tail(20))]
+            outs.append(b.out)
+        if outs[0] != outs[1]:
+            a, b2 = outs[0].splitlines(), outs[1].splitlines()
+            n = next((i for i, (x, y) in enumerate(zip(a, b2)) if x != y), min(len(a), len(b2)))
+            return [(name, "%s: the second run's console differs at line %d" % (append, n + 1),
+                     "    | first:  %s\n    | second: %s" % (a[n] if n < len(a) else "(end)",
+                                                          b2[n] if n < len(b2) else "(end)"))]
     return [(name, None, None)]
 
 

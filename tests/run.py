@@ -102,7 +102,7 @@ from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
 from console_tty import shell_intr, shell_susp, tty_raw
 import arch_boundary
-from bench_check import bench_budgets, bench_smp_repeats
+from bench_check import bench_budgets, bench_smp_repeats, identical_logs
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from labs import labs_jobs
@@ -544,6 +544,7 @@ def main():
     jobs.append((arch_boundary.UPWARD_NAME, arch_boundary.arch_upward_calls, ()))
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("bench/budgets", bench_budgets, ()))
+    jobs.append(("replay/identical_logs_smp4", identical_logs, ()))
     jobs.append(("trace/start_detached", trace_start_detached, ()))
     jobs.append(("trace/overflow_reported", overflow_reported, ()))
     jobs.append(("trace/checker_rejects", checker_rejects, ()))
