@@ -604,6 +604,45 @@ def doc_make_fuzz():
     return [(name, None, None)]
 
 
+# -------- commands in the prose
+# Commands README and the handouts name in a sentence, not at a prompt,
+# with what the sentence promises of them: each must still be named
+# where it was (or this list changes with the doc) and do what is said.
+# Standard input is empty (`make run` then sends the shell Ctrl-D), or
+# the lines given.
+PROSE_COMMANDS = [
+    ("README.md", "make run </dev/null", "", r"^init exited with status 0$"),
+    ("README.md", "make run SMP=4", "", r"^cpus: 4 running"),
+    ("README.md", "make run APPEND=monitor", "help\npoweroff\n", r"^\s*gdt\s"),
+    ("README.md", "make run RUN_KERNEL=build/kernel-test.elf APPEND=ktest=list", "",
+     r"^ktest-group \S+$"),
+    ("README.md", "make test T=smp1/t_clone", "", r"^\d+ passed, 0 failed$"),
+    ("docs/labs/lab1-gdt.md", "make unit-tests && build/unit/test_desc", "", r""),
+]
+
+
+def prose_commands():
+    name = "docs/prose_commands"
+    for doc, cmd, stdin, want in PROSE_COMMANDS:
+        text = " ".join(open(os.path.join(ROOT, doc)).read().split())
+        if "`%s`" % cmd not in text:
+            return [(name, "%s no longer names `%s` (tests/docs_examples.py PROSE_COMMANDS)"
+                     % (doc, cmd), None)]
+        argv = ["sh", "-c", cmd.replace(" </dev/null", "")
+                .replace("make ", " ".join(make()) + " ").replace("build/", BUILD + "/")]
+        try:
+            p = subprocess.run(argv, cwd=ROOT, env=child_env(), capture_output=True,
+                               text=True, input=stdin, timeout=300)
+        except subprocess.TimeoutExpired as e:
+            return [(name, "%s: `%s` did not end within 300 s" % (doc, cmd),
+                     strip_escapes(str(e.stdout or ""))[-1500:])]
+        out = strip_escapes(p.stdout + p.stderr)
+        if p.returncode != 0 or not re.search(want, out, re.M):
+            return [(name, "%s: `%s` (exit %d) did not print what the doc says"
+                     % (doc, cmd, p.returncode), out[-1500:])]
+    return [(name, None, None)]
+
+
 # -------- traces
 def doc_make_trace():
     """Every block of README and docs/ that starts with `$ make trace`:
@@ -776,6 +815,7 @@ def doc_jobs():
             ("docs/bochs.make_bochs", doc_make_bochs, ()),
             ("docs/tracing.make_trace", doc_make_trace, ()),
             ("docs/fuzzing.make_fuzz", doc_make_fuzz, ()),
+            ("docs/prose_commands", prose_commands, ()),
             ("docs/bochs.bochs_debug", doc_bochs_debug, ())]
     for d in gdb_docs():
         jobs.append(("docs/%s.gdb" % os.path.splitext(os.path.basename(d))[0], doc_gdb, (d,)))
