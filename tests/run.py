@@ -84,7 +84,7 @@ The pieces: tests/machine.py (a QEMU boot and its results),
 tests/console.py (the monitor, typeahead and shell sessions),
 tests/console_tty.py (Ctrl-C at the shell, raw-mode reads),
 tests/loaders.py (GRUB, Bochs), tests/gdb_tests.py (GDB),
-tests/docs_examples.py (the docs), tests/web.py (the page and the
+tests/docs_examples.py and tests/docs_figures.py (the docs), tests/web.py (the page and the
 machine v86 emulates); this file, the unit tests, the
 in-kernel groups, the user test programs and main.
 """
