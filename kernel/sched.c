@@ -401,6 +401,12 @@ void schedule(void)
 	if (next == prev) {
 		spin_unlock(&rq->lock);
 		local_irq_enable();
+		/* Nobody else to run here: a task that yields in a loop is
+		 * spinning, so say so, as a spin-wait does (a hyperthread
+		 * sibling gets the core; QEMU's round-robin -icount gives the
+		 * other vCPUs their turn, which such a loop otherwise keeps:
+		 * docs/benchmarks.md, "Why round-robin icount repeats"). */
+		cpu_relax();
 		return;
 	}
 	switch_checks(rq, prev, next);
@@ -413,11 +419,6 @@ void schedule(void)
 	 * queue lock is then released by finish_task_switch. */
 	switch_to(prev, next);
 	finish_task_switch();
-}
-
-void sched_yield(void)
-{
-	schedule();
 }
 
 

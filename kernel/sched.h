@@ -33,7 +33,6 @@
 void sched_init(void);              /* the boot task becomes cpu0's idle */
 void sched_init_cpu(int cpu, struct task *idle);
 void schedule(void);
-void sched_yield(void);
 /* Makes a sleeping task runnable (true if it was asleep). A stopped task
  * (TASK_STOPPED) is not asleep: only wake_up_stopped, for SIGCONT and
  * SIGKILL (compat/linux/jobctl.c), makes it run. */

@@ -37,6 +37,6 @@ SYSCALL(SYS_getppid, getppid)
 
 SYSCALL(SYS_sched_yield, sched_yield)
 {
-	sched_yield();
+	schedule();     /* a running task goes to the back of its queue */
 	return 0;
 }
