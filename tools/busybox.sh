@@ -9,7 +9,8 @@
 #
 # The steps, as root or through a sudo that asks for no password:
 #   dpkg --add-architecture i386     (if dpkg does not list it yet)
-#   apt-get update                   (only then, or when the download fails)
+#   apt-get update                   (only then, or when the download fails;
+#                                     its own failure is logged, not fatal)
 #   apt-get download busybox-static:i386    (as the calling user, in DIR)
 #   dpkg-deb -x busybox-static_*.deb DIR/root
 set -eu
@@ -35,20 +36,28 @@ mkdir -p "$dir"
 log=$dir/fetch.log
 : > "$log"
 updated=""
+# apt-get update fails as a whole when any one index fails, and one often
+# does while a mirror syncs ("File has unexpected size ... Mirror sync in
+# progress?", seen for bookworm-security's i386 list while bookworm/main,
+# where busybox-static lives, was fine).  So its status is only logged:
+# whether the package can be fetched is the download's to say.
+update() {
+    $asroot apt-get update >>"$log" 2>&1 ||
+        echo "busybox.sh: apt-get update reported a failure; trying the download anyway" >>"$log"
+    updated=yes
+}
 if ! dpkg --print-foreign-architectures | grep -qx i386 &&
    [ "$(dpkg --print-architecture)" != i386 ]; then
     [ "$asroot" != none ] ||
         why "the i386 architecture is not enabled and enabling it needs root (run: sudo dpkg --add-architecture i386 && sudo apt-get update)"
     $asroot dpkg --add-architecture i386 >>"$log" 2>&1 ||
         why "dpkg --add-architecture i386 failed (see $log)"
-    $asroot apt-get update >>"$log" 2>&1 ||
-        why "apt-get update failed: no network? (see $log)"
-    updated=yes
+    update
 fi
 
 fetch() { (cd "$dir" && rm -f busybox-static_*.deb && apt-get download busybox-static:i386) >>"$log" 2>&1; }
 if ! fetch; then
-    [ -z "$updated" ] && [ "$asroot" != none ] && $asroot apt-get update >>"$log" 2>&1 && updated=yes
+    [ -z "$updated" ] && [ "$asroot" != none ] && update
     [ -n "$updated" ] && fetch ||
         why "apt-get download busybox-static:i386 failed: no network or no package list for i386? (see $log)"
 fi

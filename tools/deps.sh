@@ -90,9 +90,13 @@ fi
 if [ "$SUDO" != none ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps.sh: installing:$missing" >&2
     export DEBIAN_FRONTEND=noninteractive
+    # apt-get update fails as a whole when any one index fails to fetch,
+    # which happens while a mirror syncs; the lists it did fetch are still
+    # used, so its status is not the verdict: the install's is.
+    $SUDO apt-get update -qq >&2 ||
+        echo "deps.sh: apt-get update reported a failure; installing anyway" >&2
     # shellcheck disable=SC2086
-    if $SUDO apt-get update -qq >&2 &&
-       $SUDO apt-get install -y -qq --no-install-recommends $missing >&2; then
+    if $SUDO apt-get install -y -qq --no-install-recommends $missing >&2; then
         exit 0
     fi
     echo "deps.sh: apt-get could not install them." >&2
