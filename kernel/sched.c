@@ -37,7 +37,9 @@ struct rq {
 	struct list queue;              /* runnable tasks but idle, in turn */
 	struct task *idle;
 	struct task *curr;              /* the task running on this CPU */
-	struct task *prev;              /* the task being switched away from */
+	struct task *prev;              /* the task being switched away from
+					 * (set at each switch, read by the
+					 * next task's finish_task_switch) */
 	int nr_running;
 	uint64_t switches;
 } __attribute__((aligned(64)));
@@ -101,8 +103,17 @@ void sched_init(void)
 	sched_init_cpu(0, current);
 }
 
+static bool cpu_allowed(const struct task *t, int cpu)
+{
+	return (t->cpus_allowed >> cpu) & 1;
+}
+
+/* A task is queued only where it may run: schedule() relies on it.
+ * (Its mask may change while it is queued: sched_set_allowed then moves
+ * it at once, or, if it is running, its next schedule() does.) */
 static void enqueue(struct rq *rq, struct task *t)
 {
+	ASSERT(cpu_allowed(t, rq->cpu));
 	list_add_tail(&t->run_link, &rq->queue);
 	t->on_rq = true;
 	rq->nr_running++;
@@ -113,11 +124,6 @@ static void dequeue(struct rq *rq, struct task *t)
 	list_del(&t->run_link);
 	t->on_rq = false;
 	rq->nr_running--;
-}
-
-static bool cpu_allowed(const struct task *t, int cpu)
-{
-	return (t->cpus_allowed >> cpu) & 1;
 }
 
 uint32_t sched_online_mask(void)
@@ -324,47 +330,61 @@ static void schedule_checks(struct task *prev)
  * locked); prev, if it is leaving the queue to sleep or die, is no longer
  * TASK_RUNNING (or nobody would ever queue it again); next is running on
  * no CPU (its old CPU finished switching away from it:
- * finish_task_switch). The preempt count was checked on entry
- * (schedule_checks), and nothing between changes it. These hold for the
- * task that starts on the other side too: switch_to changes neither locks
- * nor EFLAGS.IF, so finish_task_switch relies on them unchecked. */
-static void switch_checks(struct rq *rq, struct task *prev, struct task *next)
+ * finish_task_switch).
+ *
+ * xv6's sched() checks them because its callers made them true. Here
+ * schedule() makes the first three itself, a few lines above: it found
+ * no lock held (schedule_checks), took this one with interrupts off, and
+ * took prev off the queue only for a state other than TASK_RUNNING (or to
+ * migrate it); checking that again would test those lines, not the
+ * kernel. What schedule() cannot see is the other CPUs: next may still
+ * be on its way off the CPU it last ran on, so that is what is checked,
+ * with interrupts, which the switch's correctness hangs on. These hold
+ * for the task that starts on the other side too: switch_to changes
+ * neither locks nor EFLAGS.IF, so finish_task_switch relies on them
+ * unchecked. */
+static void switch_checks(struct task *next)
 {
-	ASSERT(spin_held(&rq->lock) && spin_depth[rq->cpu].count == 1);
 	ASSERT(irqs_disabled());
-	ASSERT(prev == rq->idle || prev->on_rq || prev->migrating ||
-	       prev->state != TASK_RUNNING);
 	ASSERT(!next->on_cpu);
 }
 
 /* The first thing a task does when it (re)starts running: the task we
  * switched away from is now truly off this CPU (its registers are saved),
  * so its on_cpu can drop: wait4 and the task cache wait for that before
- * they free a task. Then the run-queue lock schedule() took is released. */
-void finish_task_switch(void)
+ * they free a task. Then the run-queue lock schedule() took is released.
+ * Inline in schedule(); new tasks call the out-of-line finish_task_switch
+ * below (arch/i386/task_entry.S). */
+static inline void finish_switch(struct rq *rq)
 {
-	struct rq *rq = this_rq();
 	struct task *prev = rq->prev, *push = NULL;
 
 	/* schedule() left the lock held and interrupts off for us
-	 * (switch_checks). */
-	if (prev) {
-		/* Affinity: schedule() took prev off this queue because it may
-		 * no longer run here; or it went to sleep here and must wake
-		 * up on a CPU it may use. */
-		if (prev->migrating)
-			push = prev;
-		else if (!cpu_allowed(prev, rq->cpu) &&
-			 (prev->state == TASK_INTERRUPTIBLE ||
-			  prev->state == TASK_UNINTERRUPTIBLE || prev->state == TASK_STOPPED))
-			prev->cpu = pick_cpu(prev);
-		__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
-		rq->prev = NULL;
-	}
+	 * (switch_checks), and set rq->prev: every task starts running
+	 * here, or in ret_from_fork or kthread_start, only through a
+	 * switch. (The boot task and the idle tasks start otherwise, and
+	 * do not come here.) */
+
+	/* Affinity: schedule() took prev off this queue because it may no
+	 * longer run here (migrating); or it went to sleep (or stopped) here
+	 * and must wake up on a CPU it may use: its t->cpu changes now, while
+	 * it is on no queue and not yet off this CPU (the rule at the top of
+	 * this file). A yield, neither, pays two compares. */
+	if (prev->migrating)
+		push = prev;
+	else if (prev->state != TASK_RUNNING && !cpu_allowed(prev, rq->cpu) &&
+		 prev->state != TASK_ZOMBIE && prev->state != TASK_DEAD)
+		prev->cpu = pick_cpu(prev);
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
 	local_irq_enable();
 	if (push)
 		migrate_push(push);
+}
+
+void finish_task_switch(void)
+{
+	finish_switch(this_rq());
 }
 
 void schedule(void)
@@ -384,19 +404,23 @@ void schedule(void)
 		if (prev->state != TASK_RUNNING) {
 			if (prev->on_rq)
 				dequeue(rq, prev);
-		} else if (prev->on_rq && !cpu_allowed(prev, rq->cpu)) {
-			/* sched_setaffinity took this CPU away: off this
-			 * queue; finish_task_switch pushes it elsewhere. */
-			dequeue(rq, prev);
-			prev->migrating = true;
 		} else if (prev->on_rq) {
-			list_del(&prev->run_link);          /* to the back */
-			list_add_tail(&prev->run_link, &rq->queue);
+			if (cpu_allowed(prev, rq->cpu)) {
+				list_del(&prev->run_link);  /* to the back */
+				list_add_tail(&prev->run_link, &rq->queue);
+			} else {
+				/* sched_setaffinity took this CPU away: off
+				 * this queue; finish_task_switch pushes it
+				 * elsewhere. */
+				dequeue(rq, prev);
+				prev->migrating = true;
+			}
 		}
 	}
+	/* Every queued task may run on this CPU (enqueue asserts it), but
+	 * for prev, dealt with just above. */
 	next = list_empty(&rq->queue) ? rq->idle
 		: list_first_entry(&rq->queue, struct task, run_link);
-	ASSERT(next == rq->idle || cpu_allowed(next, rq->cpu));
 
 	if (next == prev) {
 		spin_unlock(&rq->lock);
@@ -409,7 +433,7 @@ void schedule(void)
 		cpu_relax();
 		return;
 	}
-	switch_checks(rq, prev, next);
+	switch_checks(next);
 	rq->switches++;
 	rq->prev = prev;
 	rq->curr = next;
@@ -418,7 +442,7 @@ void schedule(void)
 	/* switch_to returns when some CPU switches back to prev; the run
 	 * queue lock is then released by finish_task_switch. */
 	switch_to(prev, next);
-	finish_task_switch();
+	finish_switch(this_rq());
 }
 
 

@@ -58,11 +58,15 @@ static inline void spin_lock(struct spinlock *l)
 {
 	int cpu = current_thread_info()->cpu;
 
-	if (l->locked && l->owner_cpu == cpu)
-		spinlock_held_panic(l, "recursive acquire");
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
+		/* Busy. If this CPU is the holder, it would wait forever:
+		 * say so instead (asked only when the lock is busy, which a
+		 * recursive acquire always finds it). */
+		if (l->owner_cpu == cpu)
+			spinlock_held_panic(l, "recursive acquire");
 		while (l->locked)
 			pause();
+	}
 	l->owner_cpu = cpu;
 	spin_depth[cpu].count++;
 	spin_depth[cpu].last = l;
