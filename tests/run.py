@@ -165,6 +165,8 @@ CRASH_EXPECT = {
     "crash_panic": r"^PANIC: deliberate panic 42 from the crash_panic test$",
     "crash_sleep_spinlock":
         r"^PANIC: schedule: sleeping with spinlock 'crash test' held \(1 held\)",
+    "crash_recursive_lock": r"^PANIC: spinlock 'crash test': recursive acquire on cpu(\d) "
+                            r"\(owner cpu\1\)$",
     "crash_lock_not_held": r"^PANIC: assertion failed: spin_held\(&tasklist_lock\) "
                            r"at kernel/task\.c:\d+ in task_find\(\)$",
     "crash_kstack_use_after_free": r"^PANIC: page fault at eip=0x[0-9a-f]{8} "

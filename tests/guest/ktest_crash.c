@@ -75,6 +75,25 @@ KTEST(crash_sleep_spinlock, schedule_with_spinlock_held)
 	ktest_fail(__FILE__, __LINE__, "schedule() with a spinlock held did not panic");
 }
 
+/* A CPU that takes a spinlock it already holds would spin forever:
+ * spin_lock, finding the lock busy, sees that its owner is this CPU and
+ * panics instead (arch/i386/spinlock.h). Interrupts off, as a real
+ * recursive acquire usually is, so no tick can hide the hang. */
+__attribute__((noinline)) static void crash_lock_twice(void)
+{
+	uint32_t flags = spin_lock_irqsave(&crash_lock);
+
+	spin_lock(&crash_lock);
+	spin_unlock(&crash_lock);
+	spin_unlock_irqrestore(&crash_lock, flags);
+}
+
+KTEST(crash_recursive_lock, spin_lock_twice_on_one_cpu)
+{
+	crash_lock_twice();
+	ktest_fail(__FILE__, __LINE__, "taking a held spinlock again did not panic");
+}
+
 /* A "tasklist_lock held" comment is an assertion (spin_held): task_find
  * called without the lock must panic, naming the lock and the function,
  * rather than read pid_table while a clone or an exit changes it. */
