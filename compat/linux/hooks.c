@@ -84,7 +84,12 @@ void linux_exit_reap_self_locked(struct task *t)
 {
 	ASSERT(spin_held(&tasklist_lock));
 	cputime_unlink_locked(t);       /* its time stays the process's */
-	itimer_cancel(t);               /* a thread's is off anyway */
+	/* A thread's timer is off anyway (the process's lives in its
+	 * leader). Every writer of it_real_expires but itimer_cancel holds
+	 * tasklist_lock, as we do (compat/linux/itimer.c), so a zero read
+	 * here is exact, and the common exit takes no itimer_lock. */
+	if (t->lx.it_real_expires)
+		itimer_cancel(t);
 }
 
 /* ---- execve ---- */

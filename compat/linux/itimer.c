@@ -11,7 +11,10 @@
  * tick (10 ms); an expiry is never early. ITIMER_VIRTUAL and ITIMER_PROF
  * (CPU time) are -EINVAL: Spindle accounts CPU time (compat/linux/cputime.c)
  * but has no timers on it.
- * Lock order: tasklist_lock, then itimer_lock. */
+ * Lock order: tasklist_lock, then itimer_lock. Every write of
+ * it_real_expires holds both, but itimer_cancel's (itimer_lock only: a
+ * task on its way out, whose own timer nobody else arms), so under
+ * tasklist_lock a zero is exact (linux_exit_reap_self_locked). */
 #include "kernel/task.h"
 #include "kernel/panic.h"
 #include "kernel/clock.h"
