@@ -108,12 +108,13 @@ static bool cpu_allowed(const struct task *t, int cpu)
 	return (t->cpus_allowed >> cpu) & 1;
 }
 
-/* A task is queued only where it may run: schedule() relies on it.
- * (Its mask may change while it is queued: sched_set_allowed then moves
- * it at once, or, if it is running, its next schedule() does.) */
+/* A task is queued only on the queue its t->cpu names (switch_to relies
+ * on it), and only where it may run (schedule() relies on that). (Its
+ * mask may change while it is queued: sched_set_allowed then moves it at
+ * once, or, if it is running, its next schedule() does.) */
 static void enqueue(struct rq *rq, struct task *t)
 {
-	ASSERT(cpu_allowed(t, rq->cpu));
+	ASSERT(t->cpu == rq->cpu && cpu_allowed(t, rq->cpu));
 	list_add_tail(&t->run_link, &rq->queue);
 	t->on_rq = true;
 	rq->nr_running++;

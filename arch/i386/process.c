@@ -41,8 +41,8 @@ void switch_to(struct task *prev, struct task *next)
 	if (nmm != pmm)
 		switch_mm_cpu(c, pmm, nmm);
 	/* next->cpu already names this CPU: kernel/sched.c queues a task
-	 * only on the queue its t->cpu names. Its thread_info, which
-	 * this_cpu() reads, follows it here. */
+	 * only on the queue its t->cpu names (enqueue asserts it). Its
+	 * thread_info, which this_cpu() reads, follows it here. */
 	next->ti->cpu = c->id;
 	switch_context(&prev->ctx, next->ctx);
 }
