@@ -10,7 +10,8 @@ them up.
                             descriptor, after it is next's, and its base
                             is next's thread pointer (the TCB's self-
                             pointer), each checked against GDB's own
-                            reading of the memory as well
+                            reading of the memory as well; the same
+                            switch met twice stops once
   gdb/tasks_vs_proc         spindle tasks, stopped in /proc/tasks'
                             generator, against what ps prints in the
                             same boot
@@ -151,9 +152,13 @@ RAW_SLOT = "p/x *(unsigned long long *)&cpus[%s].gdt[6]\n" % CPU
 RAW_TLS = ("p/x *(unsigned long long *)&'kernel/sched.c'::rqs[%s].%%s->thread.tls_array[0]\n"
            % CPU)
 # $1 slot 6, $2 prev's, $3 next's (before); $4 slot 6, $5 next's and $6
-# the word at $4's base (after).
+# the word at $4's base (after). Between the two, the "before" breakpoint
+# is made to meet the same switch again, as it does when QEMU reports
+# GDB's step off it without running the instruction: that must not stop.
+AGAIN = ("python import cmd_switch; "
+         "print('same switch again stops:', cmd_switch._breakpoints[0].stop())\n")
 SWITCH_SCRIPT = ("spindle break-switch --tls-differs\ncontinue\n" + RAW_SLOT +
-                 RAW_TLS % "prev" + RAW_TLS % "curr" + "continue\n" + RAW_SLOT +
+                 RAW_TLS % "prev" + RAW_TLS % "curr" + AGAIN + "continue\n" + RAW_SLOT +
                  RAW_TLS % "curr" +
                  "p/x *(unsigned *)((($4 >> 32) & 0xff000000) | (($4 >> 16) & 0xff0000) | "
                  "(($4 >> 16) & 0xffff))\nkill\n")
@@ -177,6 +182,9 @@ def break_switch(smp):
     if len(parts) < 5 or parts[1] != "before" or parts[3] != "after":
         return [(name, "no stop before and then after load_TLS", out[-2000:])]
     before, after = parts[2], parts[4]
+    if "same switch again stops: False" not in out or len(parts) != 5:
+        return [(name, "the same switch met again at the before breakpoint stops again",
+                 out[-2000:])]
     who = re.match(r"(.*) -> (.*)$", before, re.M)
     if not who or not re.match(r"tls-demo \(tid \d+", who.group(1)) or \
             not re.match(r"tls-demo \(tid \d+", who.group(2)):

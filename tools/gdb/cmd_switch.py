@@ -9,8 +9,9 @@ from kdata import SpindleError
 
 SLOT = desc.GDT_ENTRY_TLS_MIN
 
-# The breakpoints of the last `spindle break-switch`, and per CPU whether
-# the "before" stop was taken (so the "after" one is taken too).
+# The breakpoints of the last `spindle break-switch`, and per CPU the
+# switch (prev, next) whose "before" stop was taken, so that the "after"
+# one is taken too.
 _breakpoints = []
 _armed = {}
 
@@ -83,12 +84,19 @@ class SwitchBreakpoint(gdb.Breakpoint):
     def stop(self):
         try:
             cpu, prev, nxt = switching()
+            switch = (int(prev), int(nxt))
             if not self.after:
-                p6, n6 = kdata.tls_desc(prev, 0), kdata.tls_desc(nxt, 0)
-                _armed[cpu] = not self.tls_differs or (
-                    p6 != n6 and p6 != (0, 0) and n6 != (0, 0))
-                if not _armed[cpu]:
+                # The same switch met again before its "after" stop: GDB
+                # stepped off this breakpoint and QEMU reported the step
+                # without running the instruction (seen on a loaded host),
+                # so GDB came back here. It is not a new switch: go on.
+                if _armed.get(cpu) == switch:
                     return False
+                p6, n6 = kdata.tls_desc(prev, 0), kdata.tls_desc(nxt, 0)
+                if self.tls_differs and (p6 == n6 or p6 == (0, 0) or n6 == (0, 0)):
+                    _armed.pop(cpu, None)
+                    return False
+                _armed[cpu] = switch
                 print("spindle break-switch: cpu%d before load_TLS: %s -> %s" % (
                     cpu, kdata.task_name(prev), kdata.task_name(nxt)))
                 show_slot(cpu, "slot 6 (sel 0x33):")
@@ -99,7 +107,7 @@ class SwitchBreakpoint(gdb.Breakpoint):
                 print("  (slot 6 may differ from prev's tls_array[0] in the Accessed "
                       "bit alone: the CPU sets it in the GDT when %gs is loaded)")
                 return True
-            if not _armed.pop(cpu, False):
+            if _armed.pop(cpu, None) != switch:
                 return False
             print("spindle break-switch: cpu%d after load_TLS: %s -> %s" % (
                 cpu, kdata.task_name(prev), kdata.task_name(nxt)))
