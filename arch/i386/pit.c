@@ -17,6 +17,7 @@
 
 #define CMD_CH0_LOHI_MODE2 0x34   /* channel 0, lobyte/hibyte, rate generator */
 #define CMD_CH2_LOHI_MODE0 0xB0   /* channel 2, lobyte/hibyte, terminal count */
+#define POLL_SPINS 64
 
 void pit_start_periodic(unsigned hz)
 {
@@ -40,7 +41,16 @@ void pit_wait_us(unsigned us)
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, (count >> 8) & 0xff);
 	outb(PORT_B, (uint8_t)((b & ~PORTB_SPKR) | PORTB_GATE2));   /* start */
+	/* Port 0x61 is read once every POLL_SPINS rounds of an empty loop,
+	 * without PAUSE: under QEMU's TCG each PAUSE and each port read
+	 * leaves the translated code for the emulator's loop (QEMU's
+	 * helper_pause: "let another CPU run"), so that under instruction
+	 * counting (make bench, make race), where a wait is counted in
+	 * instructions, a 5 ms wait of PAUSEs took a second of the host's
+	 * time. The wait overshoots by one round at most: well under a
+	 * microsecond. */
 	while (!(inb(PORT_B) & PORTB_OUT2))
-		pause();
+		for (volatile int i = 0; i < POLL_SPINS; i++)
+			;
 	outb(PORT_B, b);
 }
