@@ -102,16 +102,17 @@ LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 #   $(TEST_KERNEL)  the full kernel with the in-kernel test groups
 #                   (tests/guest/) linked in: what make check boots for
 #                   ktest=GROUP. The other two carry no test code.
-# The tracer (kernel/trace.h) is the full kernel's alone.
-TRACE_SRCS := kernel/trace.c arch/i386/trace_arch.c
-CORE_SRCS := $(filter-out $(TRACE_SRCS),$(wildcard boot/*.S boot/*.c arch/i386/*.c \
+# The tracer (kernel/trace.h) and the schedule seeds (kernel/chaos.h) are the
+# full kernel's alone.
+COURSE_TOOL_SRCS := kernel/trace.c arch/i386/trace_arch.c kernel/chaos.c
+CORE_SRCS := $(filter-out $(COURSE_TOOL_SRCS),$(wildcard boot/*.S boot/*.c arch/i386/*.c \
 	arch/i386/*.S kernel/*.c kernel/mm/*.c lib/*.c))
 LINUX_SRCS := $(wildcard compat/linux/*.c compat/linux/fs/*.c compat/linux/i386/*.c compat/linux/i386/*.S)
 KTEST_SRCS := $(wildcard tests/guest/*.c)
 objs_of = $(patsubst %,$(1)/%.o,$(basename $(2)))
 # boot/entry.S must come first so the multiboot header is near the start.
 first_entry = $(1)/boot/entry.o $(filter-out $(1)/boot/entry.o,$(2))
-KERNEL_OBJS := $(call first_entry,$(B)/k,$(call objs_of,$(B)/k,$(CORE_SRCS) $(TRACE_SRCS) $(LINUX_SRCS)))
+KERNEL_OBJS := $(call first_entry,$(B)/k,$(call objs_of,$(B)/k,$(CORE_SRCS) $(COURSE_TOOL_SRCS) $(LINUX_SRCS)))
 KTEST_OBJS := $(call objs_of,$(B)/k,$(KTEST_SRCS))
 SEED_OBJS := $(call first_entry,$(B)/seed,$(call objs_of,$(B)/seed,$(CORE_SRCS)))
 
@@ -122,7 +123,7 @@ INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
 .PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench profile check-quick \
-	fuzz stress exhaust trace lab grade seed
+	fuzz stress exhaust trace lab grade seed race replay replay-gdb
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -134,9 +135,9 @@ deps-%:
 
 # ---- the kernels ----
 # The Linux layer is in when CONFIG_LINUX is defined (kernel/linux_hooks.h
-# is the one place the core looks at it); the tracer (kernel/trace.h) is
-# the full kernel's too.
-FULL_DEFS := -DCONFIG_LINUX -DCONFIG_TRACE
+# is the one place the core looks at it); the tracer (kernel/trace.h) and
+# the schedule seeds (kernel/chaos.h) are the full kernel's too.
+FULL_DEFS := -DCONFIG_LINUX -DCONFIG_TRACE -DCONFIG_CHAOS
 # Objects depend on the flags too: $(B)/kflags changes only when they do.
 $(B)/kflags: FORCE
 	@mkdir -p $(@D)
@@ -266,11 +267,42 @@ debug: $(DEBUG_KERNEL)
 # file than .gdbinit (the docs test does, to leave yours alone).
 GDBINIT ?= .gdbinit
 GDB_KERNEL ?= $(DEBUG_KERNEL)
+QEMU_GDB_FLAGS ?=
 qemu-gdb: all $(GDB_KERNEL) | deps-run deps-gdb
 	@port=$(GDBPORT); tools/mkgdbinit.sh $$port $(GDB_KERNEL) > $(GDBINIT); \
 	echo "*** QEMU waits for GDB on localhost:$$port: run 'make gdb' in another terminal ***"; \
-	$(QEMU) $(subst $(KERNEL),$(GDB_KERNEL),$(QEMU_COMMON)) -serial mon:stdio -S \
+	$(QEMU) $(subst $(KERNEL),$(GDB_KERNEL),$(QEMU_COMMON)) $(QEMU_GDB_FLAGS) -serial mon:stdio -S \
 		-gdb tcp:127.0.0.1:$$port; true
+
+# Schedule seeds (docs/races.md, kernel/chaos.h): PROG="name args" (a
+# /bin program, EXTRA= and INIT= as make run takes them) or T=smpN/t_name
+# (a test program, at N CPUs) booted RUNS times at CPUS CPUs under QEMU's
+# instruction counting, with chaos=SEED, chaos=SEED+1, ...: one line per
+# failing seed, then the count. make replay SEED=n reruns one seed and
+# shows its log; make replay-gdb SEED=n runs it under the GDB stub (then
+# make gdb), on the same -O2 kernel, so the same interleaving comes back.
+# SEED=0 is the default schedule (no chaos= word).
+RUNS ?= 100
+RACE_TIMEOUT ?= 120
+RACE_CPUS = $(if $(T),$(patsubst smp%,%,$(firstword $(subst /, ,$(T)))),$(CPUS))
+RACE_INIT = $(if $(T),init=/tests/$(notdir $(T)),init=/bin/$(firstword $(PROG))$(if \
+	$(word 2,$(PROG)), -- $(wordlist 2,$(words $(PROG)),$(PROG))))
+RACE_ARGS = --kernel $(KERNEL) --initrd "$(INITRD)$(RUN_MODULES)" --cpus $(RACE_CPUS) \
+	--init "$(RACE_INIT)" --mem $(QEMU_MEM)
+RACE_ICOUNT = -icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm
+race_usage = @[ -n "$(T)" ] || [ "$(origin PROG)" != file ] || { echo \
+	'usage: make $@ PROG="name args" | T=smpN/t_name [CPUS=4]$(1) (docs/races.md)' >&2; exit 2; }
+race: all | deps-run
+	$(call race_usage, [RUNS=100] [SEED=1])
+	@python3 tools/race.py race $(RACE_ARGS) --runs $(RUNS) --seed $(SEED) --timeout $(RACE_TIMEOUT)
+replay: all | deps-run
+	$(call race_usage, SEED=n)
+	@python3 tools/race.py replay $(RACE_ARGS) --seed $(SEED) --timeout $(RACE_TIMEOUT)
+replay-gdb: all | deps-run deps-gdb
+	$(call race_usage, SEED=n)
+	@$(MAKE) --no-print-directory qemu-gdb GDB_KERNEL=$(KERNEL) SMP=$(RACE_CPUS) \
+		APPEND="$(if $(filter-out 0,$(SEED)),chaos=$(SEED) )$(RACE_INIT)" \
+		QEMU_GDB_FLAGS="$(RACE_ICOUNT)" INIT=
 
 gdb:
 	@test -f $(GDBINIT) || { echo "run 'make qemu-gdb' first (in another terminal)" >&2; exit 1; }
@@ -397,10 +429,12 @@ exhaust: all
 # A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
 # under -icount; build/trace.json and build/trace.svg from the console.
 # ICOUNT=0: plain TCG instead, every vCPU a host thread (not repeatable).
-PROG ?= start-detached 1000
+# Without PROG on the command line: start-detached 1000 (PROG's default
+# in this file is make profile's).
+TRACE_PROG = $(if $(filter file,$(origin PROG)),start-detached 1000,$(PROG))
 ICOUNT ?= 1
 trace: all
-	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(PROG)
+	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(TRACE_PROG)
 # The labs (docs/labs/README.md): make lab writes a student tree, a plain
 # directory (no git history), with lab LAB's marked solutions replaced by
 # their stubs (LATER=1: the later labs' too); make grade runs the labs'

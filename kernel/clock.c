@@ -1,5 +1,6 @@
 /* kernel/clock.c - the tick counter and the TSC clock (clock.h). */
 #include "kernel/clock.h"
+#include "kernel/chaos.h"
 #include "kernel/linux_hooks.h"
 #include "kernel/printf.h"
 #include "kernel/sched.h"
@@ -8,7 +9,6 @@
 #include "arch/i386/timex.h"
 
 static volatile uint64_t ticks;
-static volatile uint32_t cpu_ticks[NR_CPUS];
 static uint64_t tsc_hz;
 static uint64_t tsc_boot;
 
@@ -20,13 +20,13 @@ void clock_tick(void)
 {
 	int cpu = current_thread_info()->cpu;
 
-	cpu_ticks[cpu]++;
 	if (cpu == 0) {
 		ticks++;
 		timers_run();
 		linux_tick();           /* the load average */
 	}
 	sched_tick();
+	chaos_tick();           /* chaos=SEED: this CPU's next period (chaos.h) */
 }
 
 void clock_init(void)
@@ -36,11 +36,7 @@ void clock_init(void)
 	if (tsc_hz == 0)
 		tsc_hz = 1;             /* never divide by zero below */
 	timer_start(HZ);
-}
-
-uint32_t clock_cpu_ticks(int cpu)
-{
-	return cpu_ticks[cpu];
+	chaos_init();
 }
 
 uint64_t clock_ticks(void)

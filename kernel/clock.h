@@ -15,7 +15,6 @@
 
 void clock_init(void);              /* calibrate the TSC, start the tick */
 uint64_t clock_ticks(void);         /* the boot CPU's ticks since clock_init */
-uint32_t clock_cpu_ticks(int cpu);  /* the ticks cpu has taken (tests) */
 uint64_t clock_ns(void);            /* TSC-based nanoseconds since boot */
 uint64_t clock_tsc_hz(void);        /* the calibrated TSC frequency */
 /* CLOCK_REALTIME: ns since the epoch (kernel/time.c; file times). */

@@ -21,7 +21,6 @@
 #include "kernel/sched.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
-#include "kernel/initrd.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/fpu.h"
 #include "arch/i386/kstack.h"

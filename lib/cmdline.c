@@ -101,6 +101,8 @@ static void parse_option(struct cmdline *c, const char *word)
 		c->fpu_lazy = false;
 	else if (strcmp(word, "trace") == 0)
 		c->trace = true;
+	else if ((v = value_of(word, "chaos=")) && parse_count(v, &n))
+		c->chaos = n;
 	else if (is_test_word(word))
 		;
 	else

@@ -10,6 +10,8 @@
  *   acpi=off      find the CPUs in the MP table, not the ACPI MADT
  *   fpu=lazy      switch FPU state lazily (CR0.TS, #NM); fpu=eager, the
  *                 default, restores it in switch_to (arch/i386/fpu.h)
+ *   trace         record scheduler events (kernel/trace.h)
+ *   chaos=SEED    perturb the schedule from SEED, 1.. (kernel/chaos.h)
  *   expect_cpus=N, extra_size=N   read by in-kernel tests only
  *   --            every later word is an argument of init (argv[1..])
  * Any other word is kept in unknown[] so the kernel can warn once each. */
@@ -30,6 +32,7 @@ struct cmdline {
 	bool acpi_off;              /* acpi=off */
 	bool fpu_lazy;              /* fpu=lazy (fpu=eager: false) */
 	bool trace;                 /* trace: record scheduler events (docs/tracing.md) */
+	int chaos;                  /* chaos=SEED: the schedule's seed, 0 = off (kernel/chaos.h) */
 	int smp;                    /* 0 = no cap */
 	int argc;                   /* words after "--" */
 	const char *argv[CMDLINE_MAX_ARGS];

@@ -56,7 +56,7 @@ def bench_smp_repeats(smp=2):
 # main thread polls with sched_yield while its waiters run elsewhere (it
 # stalled under icount until schedule() paused when alone: kernel/sched.c).
 REPLAY_PROGRAMS = ["init=/bin/tls-demo", "init=/bin/mutex-demo", "init=/tests/t_smp_futex",
-                   "init=/tests/t_futex"]
+                   "init=/tests/t_futex", "chaos=7 init=/tests/t_smp_futex"]
 
 
 def identical_logs(smp=4):

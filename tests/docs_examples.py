@@ -328,15 +328,17 @@ def readme_hello():
 
 
 # -------- GDB sessions: make qemu-gdb, then make gdb typed into
-QEMU_GDB_RE = re.compile(r'make qemu-gdb((?: [A-Z_]+=(?:"[^"]*"|[^\s`]+))*)')
+# make qemu-gdb, or make replay-gdb (a schedule seed's run: docs/races.md).
+QEMU_GDB_RE = re.compile(r'make (qemu-gdb|replay-gdb)((?: [A-Z_]+=(?:"[^"]*"|[^\s`]+))*)')
 
 
-def gdb_session(doc, gdb_lines, qemu_args):
-    """make qemu-gdb ARGS in the background, then make gdb with the
-    doc's (gdb) lines typed in (and `kill`). Returns GDB's output."""
+def gdb_session(doc, gdb_lines, qemu_args, target="qemu-gdb"):
+    """make qemu-gdb ARGS (or TARGET ARGS) in the background, then make
+    gdb with the doc's (gdb) lines typed in (and `kill`). Returns GDB's
+    output."""
     with tempfile.TemporaryDirectory() as d:
         gdbinit = os.path.join(d, "gdbinit")
-        argv = make("qemu-gdb", *shlex.split(qemu_args)) + ["GDBINIT=" + gdbinit]
+        argv = make(target, *shlex.split(qemu_args)) + ["GDBINIT=" + gdbinit]
         qpid, qfd = pty.fork()
         if qpid == 0:
             os.chdir(ROOT)
@@ -378,10 +380,13 @@ GDB_ERRORS = re.compile(r"^.*(?:Python Exception|Error occurred in Python|No sym
 
 def doc_gdb(doc):
     """A doc's (gdb) blocks, in order, in one session, booted as the doc
-    says (its first `make qemu-gdb ...`, in a block or in the text)."""
+    says (its first `make qemu-gdb ...` or `make replay-gdb ...`, in a
+    block or in the text)."""
     name = "docs/%s.gdb" % os.path.splitext(os.path.basename(doc))[0]
     text = open(os.path.join(ROOT, doc)).read()
-    m = QEMU_GDB_RE.search(text)
+    # The command at a prompt if there is one (the prose may name the
+    # target without its arguments), else the first in the text.
+    m = re.search(r"^ *\$ " + QEMU_GDB_RE.pattern, text, re.M) or QEMU_GDB_RE.search(text)
     if not m:
         return [(name, "%s shows (gdb) commands but no make qemu-gdb" % doc, None)]
     gdb_lines, samples = [], []
@@ -391,7 +396,7 @@ def doc_gdb(doc):
             gdb_lines += cmds
             samples += [l for l in expected_lines(lines) if not l.startswith("$ ")
                         and not l.startswith("***")]
-    out = gdb_session(doc, gdb_lines, m.group(1))
+    out = gdb_session(doc, gdb_lines, m.group(2), m.group(1))
     errs = GDB_ERRORS.findall(out)
     if errs:
         return [(name, "GDB said: %s" % errs[0], out[-2500:])]
@@ -515,6 +520,11 @@ COVERED = {
         "docs/tracing.make_trace",
     ("docs/tour.md", 'make qemu-gdb APPEND="trace init=/bin/tls-demo -- 2"'): "docs/tour.gdb",
     ("docs/tour.md", "make gdb"): "docs/tour.gdb",
+    ("docs/races.md", "make race PROG=race-demo CPUS=2 RUNS=20 SEED=0"): "docs/races.make_race",
+    ("docs/races.md", "make replay PROG=race-demo CPUS=2 SEED=2"): "docs/races.make_race",
+    ("docs/races.md", "make replay PROG=race-demo CPUS=2 SEED=0"): "docs/races.make_race",
+    ("docs/races.md", "make replay-gdb PROG=race-demo CPUS=2 SEED=2"): "docs/races.gdb",
+    ("docs/races.md", "make gdb"): "docs/races.gdb",
     # The labs: make lab and make grade in a temporary directory, as a
     # teacher would (tests/labs.py), and each handout's GDB session.
     ("README.md", "make lab LAB=4 DEST=/tmp/lab4 && cd /tmp/lab4 && make grade"):
@@ -584,7 +594,7 @@ def doc_jobs():
     """(name, function, args) for tests/run.py."""
     # The figures and the prose live apart (they import this module).
     from docs_figures import (checker_rejects, doc_make_bench, doc_make_fuzz,
-                              doc_make_profile, prose_commands)
+                              doc_make_profile, doc_make_race, prose_commands)
     jobs = [("docs/every_command_run", commands_covered, ()),
             ("docs/checker_rejects", checker_rejects, ()),
             ("docs/linux_abi_calls", linux_abi_calls, ()),
@@ -595,6 +605,7 @@ def doc_jobs():
             ("docs/bochs.make_bochs", doc_make_bochs, ()),
             ("docs/tracing.make_trace", doc_make_trace, ()),
             ("docs/fuzzing.make_fuzz", doc_make_fuzz, ()),
+            ("docs/races.make_race", doc_make_race, ()),
             ("docs/prose_commands", prose_commands, ()),
             ("docs/bochs.bochs_debug", doc_bochs_debug, ())]
     for d in gdb_docs():

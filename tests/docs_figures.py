@@ -176,6 +176,34 @@ def doc_make_fuzz():
     return [(name, None, None)]
 
 
+# -------- schedule seeds
+RACE_BLOCK_RE = re.compile(r"^    \$ (make (?:race|replay) [^\n]*)\n((?:    (?!\$ ).*\n)+)", re.M)
+
+
+def doc_make_race():
+    """docs/races.md's make race and make replay blocks, as written: the
+    lines each shows must come out, digits and all. Under -icount a seed's
+    run is the same every time; a change to the kernel or to race-demo
+    moves which seeds fail, and then the blocks are pasted anew from the
+    commands' output."""
+    name = "docs/races.make_race"
+    text = open(os.path.join(ROOT, "docs/races.md")).read()
+    runs = RACE_BLOCK_RE.findall(text)
+    if not runs:
+        return [(name, "docs/races.md shows no `$ make race` or `$ make replay` block", None)]
+    for cmd, block in runs:
+        p = subprocess.run(make(*shlex.split(cmd)[1:]), cwd=ROOT, env=child_env(),
+                           capture_output=True, text=True, timeout=900,
+                           stdin=subprocess.DEVNULL)
+        got = [" ".join(l.split()) for l in strip_escapes(p.stdout).splitlines()]
+        miss = [l.strip() for l in block.splitlines()
+                if l.strip() and " ".join(l.split()) not in got]
+        if miss:
+            return [(name, "`%s` (exit %d): not printed: %s" % (cmd, p.returncode, miss[:2]),
+                     (p.stdout + p.stderr)[-1500:])]
+    return [(name, None, None)]
+
+
 # -------- commands in the prose
 # Commands README and the handouts name in a sentence, not at a prompt,
 # with what the sentence promises of them: each must still be named

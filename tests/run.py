@@ -45,6 +45,11 @@ Runs, in order, and prints one line per test, `PASS name` or
                -icount) completes and repeats exactly; the hot paths of
                /bin/bench hold their instruction budgets, tests/budgets.txt
                (tests/bench_check.py)
+  replay/...   runs that repeat: each of a few programs booted twice at
+               -smp 4 under -icount prints the same log (one under a
+               schedule seed, chaos=SEED); a race planted in /bin/race-demo
+               hides at the default schedule, is found by a seed and
+               replays exactly (tests/race_check.py, docs/races.md)
   trace/...    the scheduler tracer (tests/trace_check.py): make trace's run
                of start-detached 1000 at -smp 4, its JSON against the
                Chrome trace-event format, its event counts against the
@@ -103,6 +108,7 @@ from console import monitor_session, shell_eof, shell_files, shell_oom, shell_se
 from console_tty import shell_intr, shell_susp, tty_raw
 import arch_boundary
 from bench_check import bench_budgets, bench_smp_repeats, identical_logs
+from race_check import planted_counter_race
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from labs import labs_jobs
@@ -547,6 +553,7 @@ def main():
     jobs.append(("bench/smp2_table_repeats", bench_smp_repeats, ()))
     jobs.append(("bench/budgets", bench_budgets, ()))
     jobs.append(("replay/identical_logs_smp4", identical_logs, ()))
+    jobs.append(("replay/planted_counter_race", planted_counter_race, ()))
     jobs.append(("trace/start_detached", trace_start_detached, ()))
     jobs.append(("trace/overflow_reported", overflow_reported, ()))
     jobs.append(("trace/checker_rejects", checker_rejects, ()))

@@ -21,7 +21,12 @@ LIMIT = 9000
 # 12,290 -> 12,323 (2026-12-06): a parked task keeps its FPU area
 # (arch/i386/fpu.h fpu_exit), which took a thread create+exit of a program
 # that uses the FPU (every glibc program) from 4,325 to 3,810 instructions.
-CEILING = 12317
+# Raised again, 12,317 -> 12,332 (2026-12-06): the schedule seeds' hooks
+# (kernel/chaos.h, the chaos= word, clock_init, clock_tick, ap_main; the
+# engine itself, kernel/chaos.c, is the full kernel's alone) cost 25
+# lines, of which 10 came back (clock_cpu_ticks, which only a test read:
+# the test reads /proc/stat's per-CPU counts now; a duplicate #include).
+CEILING = 12332
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -23,6 +23,7 @@
 #include "arch/i386/trapframe.h"
 #include "arch/i386/x86.h"
 #include "kernel/bootinfo.h"
+#include "kernel/chaos.h"
 #include "kernel/clock.h"
 #include "kernel/console.h"
 #include "kernel/ksyms.h"
@@ -238,6 +239,7 @@ void ap_main(void)
 	idt_load();
 	lapic_setup(false, true);
 	timer_start(HZ);                /* the same tick as the boot CPU's */
+	chaos_tick();                   /* chaos=SEED: the first period too */
 	sched_init_cpu(c->id, ti->task);
 	report_self(c->id);
 

@@ -299,3 +299,23 @@ TEST(trace_word)
 	cmdline_parse(&c, "init=/bin/t -- trace");
 	CHECK(!c.trace);                        /* init's argument, not ours */
 }
+
+TEST(chaos_word)
+{
+	struct cmdline c;
+
+	cmdline_parse(&c, "build/kernel.elf init=/bin/t");
+	CHECK_EQ_U(c.chaos, 0);                 /* off by default */
+	cmdline_parse(&c, "chaos=42 init=/bin/t");
+	CHECK_EQ_U(c.chaos, 42);
+	CHECK_EQ_U(c.nunknown, 0);
+	cmdline_parse(&c, "chaos=2147483647");
+	CHECK_EQ_U(c.chaos, 2147483647);
+	/* 0, a sign, a non-number, an overflow, no value: unknown words,
+	 * chaos stays off. */
+	cmdline_parse(&c, "chaos=0 chaos=-1 chaos=x chaos=2147483648 chaos=");
+	CHECK_EQ_U(c.chaos, 0);
+	CHECK_EQ_U(c.nunknown, 5);
+	cmdline_parse(&c, "init=/bin/t -- chaos=3");
+	CHECK_EQ_U(c.chaos, 0);                 /* init's argument, not ours */
+}

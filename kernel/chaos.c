@@ -1,0 +1,107 @@
+/* kernel/chaos.c - the schedule seed's perturbations (chaos.h,
+ * docs/races.md).
+ *
+ * Each CPU owns a xorshift32 generator (Marsaglia, "Xorshift RNGs", 2003)
+ * that only its own tick draws from, with interrupts off: no lock, and
+ * the draws happen at the same instructions in every run of one seed.
+ * What a tick draws:
+ *   - the period until this CPU's next tick, in 256ths of a tick period
+ *     (timer_start at another rate: arch/i386/timer.h). QEMU under -icount
+ *     runs its virtual CPUs in turns, each up to its share of the time to
+ *     the next timer deadline (QEMU's icount_percpu_budget), so the
+ *     deadlines are where one CPU stops and another goes on; they are
+ *     also where the scheduler preempts. The boot CPU's tick counts time
+ *     (kernel/clock.c), so its period only wavers, 1/2 to 3/2 of a tick,
+ *     a tick on average; every other CPU's ranges from 1/256 of a tick to
+ *     one, most of them short: many more deadlines, many more places
+ *     where the CPUs change turns;
+ *   - at one tick in CHAOS_DELAY_ONE_IN, a delay of up to CHAOS_DELAY_MAX
+ *     rounds of an empty loop before the interrupted code goes on: it
+ *     shifts this CPU's work against the timers' deadlines and the other
+ *     CPUs' work, so that even one CPU is preempted at other instructions;
+ *   - at one tick in CHAOS_YIELD_ONE_IN, a PAUSE (cpu_relax). On a real
+ *     CPU it is a hint and nothing more; under QEMU's TCG it ends this
+ *     virtual CPU's turn (QEMU's helper_pause: "let another CPU run"), so
+ *     the others run while the code the tick interrupted stays stopped
+ *     exactly where it was: in the middle of a read-modify-write, say. */
+#include "kernel/chaos.h"
+#include "kernel/bootinfo.h"
+#include "kernel/clock.h"
+#include "kernel/panic.h"
+#include "kernel/printf.h"
+#include "lib/string.h"
+#include "arch/i386/cpu.h"
+#include "arch/i386/irqflags.h"
+#include "arch/i386/thread_info.h"
+#include "arch/i386/timer.h"
+
+#define CHAOS_DELAY_ONE_IN 4
+#define CHAOS_YIELD_ONE_IN 2
+#define CHAOS_DELAY_MAX 20000       /* rounds of an empty loop, a few instructions each */
+
+bool chaos_on;
+static uint32_t seed_of_run;
+static uint32_t state[NR_CPUS];     /* each CPU's generator: its own only */
+
+static uint32_t next(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* CPU cpu's first state: SEED and the CPU number mixed (Murmur3's
+ * finalizer), never 0, which xorshift would keep forever. */
+static uint32_t first_state(uint32_t seed, int cpu)
+{
+	uint32_t h = seed * 0x9e3779b9u + (uint32_t)cpu * 0x85ebca6bu;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h ? h : 1;
+}
+
+void chaos_init(void)
+{
+	seed_of_run = (uint32_t)bootinfo.cmdline.chaos;
+	if (seed_of_run == 0)
+		return;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		state[cpu] = first_state(seed_of_run, cpu);
+	if (strcmp(timer_source(), "LAPIC") != 0) {
+		kprintf("chaos: seed %u ignored: the PIT ticks, not the CPUs' own timers\n",
+			seed_of_run);
+		return;
+	}
+	kprintf("chaos: seed %u: cpu0 ticks 1/2 to 3/2 periods apart, the others 1/256 to 1; "
+		"a delay at 1 tick in %d, a pause at 1 in %d\n", seed_of_run, CHAOS_DELAY_ONE_IN,
+		CHAOS_YIELD_ONE_IN);
+	chaos_on = true;
+	chaos_tick_slow();              /* the boot CPU's first period (an AP's: ap_main) */
+}
+
+void chaos_tick_slow(void)
+{
+	int cpu = current_thread_info()->cpu;
+	uint32_t *x = &state[cpu];
+
+	ASSERT(irqs_disabled());        /* a tick: only this CPU draws from *x */
+	uint32_t period;                /* in 256ths of a tick */
+	if (cpu == 0)
+		period = 128 + next(x) % 256;
+	else
+		period = (256 + next(x) % 256) >> (1 + next(x) % 9);
+	timer_start(HZ * 256 / (period ? period : 1));
+	/* A plain loop, not cpu_relax(): under QEMU's TCG a PAUSE leaves the
+	 * translated code (arch/i386/pit.c says more), and the delay is to
+	 * cost instructions, not the host's time. */
+	if (next(x) % CHAOS_DELAY_ONE_IN == 0)
+		for (volatile uint32_t spins = next(x) % CHAOS_DELAY_MAX; spins; spins--)
+			;
+	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
+		cpu_relax();
+}
