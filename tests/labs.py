@@ -73,12 +73,17 @@ LAB_TESTS = {
     5: [("smp1/t_storm", 35, True),
         ("smp2/t_smp_storm", 35, True),
         ("smp1/t_seed", 30, False)],
-    6: [("smp1/t_futex", 35, True),
-        ("smp1/t_abi_futex", 35, True),
-        ("smp2/t_futex", 30, True)],
-    7: [("smp1/t_pthread", 40, True),
-        ("smp1/t_pthread_sync", 30, True),
-        ("smp2/t_pthread", 30, True)],
+    # Labs 6 and 7 grade their threaded tests under schedule seeds too
+    # (docs/races.md): a lost wake-up that the default schedule hides
+    # fails under one of them, every time.
+    6: [("smp1/t_futex", 30, True),
+        ("smp1/t_abi_futex", 30, True),
+        ("smp2/t_futex", 20, True),
+        ("replay/seeds/smp4/t_futex", 20, True)],
+    7: [("smp1/t_pthread", 30, True),
+        ("smp1/t_pthread_sync", 25, True),
+        ("smp2/t_pthread", 25, True),
+        ("replay/seeds/smp4/t_pthread_sync", 20, True)],
     8: [("smp2/t_smp_tlb", 50, True),
         ("smp4/t_smp_tlb", 50, True)],
 }
