@@ -23,12 +23,17 @@
  *     CPU it is a hint and nothing more; under QEMU's TCG it ends this
  *     virtual CPU's turn (QEMU's helper_pause: "let another CPU run"), so
  *     the others run while the code the tick interrupted stays stopped
- *     exactly where it was: in the middle of a read-modify-write, say. */
+ *     exactly where it was: in the middle of a read-modify-write, say.
+ * The same delay (shorter) and pause may come at each of the tracer's
+ * events (chaos_point_slow, from trace_record): after a wake-up, a clone,
+ * an exit, on each side of a switch, when an IPI is sent or received -
+ * the places where one CPU's work starts another's. */
 #include "kernel/chaos.h"
 #include "kernel/bootinfo.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
+#include "kernel/trace.h"
 #include "lib/string.h"
 #include "arch/i386/cpu.h"
 #include "arch/i386/irqflags.h"
@@ -38,6 +43,8 @@
 #define CHAOS_DELAY_ONE_IN 4
 #define CHAOS_YIELD_ONE_IN 2
 #define CHAOS_DELAY_MAX 20000       /* rounds of an empty loop, a few instructions each */
+#define CHAOS_POINT_DELAY_ONE_IN 4  /* at the tracer's events ... */
+#define CHAOS_POINT_DELAY_MAX 2000  /* ... shorter delays: there are many more of them */
 
 bool chaos_on;
 static uint32_t seed_of_run;
@@ -81,6 +88,7 @@ void chaos_init(void)
 		"a delay at 1 tick in %d, a pause at 1 in %d\n", seed_of_run, CHAOS_DELAY_ONE_IN,
 		CHAOS_YIELD_ONE_IN);
 	chaos_on = true;
+	trace_hooks_enable();           /* the tracer's events are points too */
 	chaos_tick_slow();              /* the boot CPU's first period (an AP's: ap_main) */
 }
 
@@ -104,4 +112,18 @@ void chaos_tick_slow(void)
 			;
 	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
 		cpu_relax();
+}
+
+void chaos_point_slow(void)
+{
+	uint32_t flags;
+
+	local_irq_save(flags);          /* a tick must not draw in between */
+	uint32_t *x = &state[current_thread_info()->cpu];
+	if (next(x) % CHAOS_POINT_DELAY_ONE_IN == 0)
+		for (volatile uint32_t spins = next(x) % CHAOS_POINT_DELAY_MAX; spins; spins--)
+			;
+	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
+		cpu_relax();
+	local_irq_restore(flags);
 }

@@ -5,17 +5,19 @@
  * a function of the kernel, the initrd, the command line and the input:
  * the same run every time, so a race that hides at the default schedule
  * hides every time. A seed moves the schedule: each CPU's next tick comes
- * after a pseudo-random fraction of a tick period, and some ticks hold
- * their CPU in a pseudo-random delay first (kernel/chaos.c). QEMU switches
+ * after a pseudo-random fraction of a tick period, and some ticks, and
+ * some of the tracer's events (wake-ups, IPIs, switches...), hold their
+ * CPU in a pseudo-random delay first (kernel/chaos.c). QEMU switches
  * between virtual CPUs at the timers' deadlines, so both move where one
  * CPU stops and another runs. Each CPU draws from its own generator,
  * seeded from SEED and its number, in its own tick: the same seed gives
  * the same numbers at the same points, hence the same run.
  *
  * Off by default. The chaos engine is the full kernel's (CONFIG_CHAOS,
- * Makefile), as the tracer is; in the seed kernel both hooks below
+ * Makefile), as the tracer is; in the seed kernel the hooks below
  * compile to nothing. With chaos off the tick pays one load, a test and
- * a branch, and no other path pays anything. */
+ * a branch; the event points are reached through the tracer's hooks
+ * (trace_hooks_on), which cost what they cost without seeds. */
 #ifndef KERNEL_CHAOS_H
 #define KERNEL_CHAOS_H
 
@@ -31,6 +33,11 @@ void chaos_init(void);
  * started: draws this CPU's next tick period and delay. */
 void chaos_tick_slow(void);
 #define chaos_tick() do { if (chaos_on) chaos_tick_slow(); } while (0)
+/* At each of the tracer's events (kernel/trace_events.h: a switch, a
+ * clone, an exit, a futex wait or wake, a migration, an IPI sent or
+ * received): may delay this CPU and end its turn, as a tick may. */
+void chaos_point_slow(void);
+#define chaos_point() do { if (chaos_on) chaos_point_slow(); } while (0)
 #else
 #define chaos_init() do { } while (0)
 #define chaos_tick() do { } while (0)

@@ -12,6 +12,7 @@
  * text line per event between two marker lines on the console, which
  * tools/trace2json.py reads. */
 #include "kernel/trace.h"
+#include "kernel/chaos.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
@@ -40,6 +41,7 @@ struct trace_ring {
 };
 
 bool trace_on;
+bool trace_hooks_on;
 static struct trace_ring rings[NR_CPUS];
 
 static const char letters[TR_NTYPES] = {
@@ -61,11 +63,21 @@ void trace_init(bool on)
 	}
 	kprintf("trace: on, %u events a CPU\n", (unsigned)TRACE_RING_EVENTS);
 	__atomic_store_n(&trace_on, true, __ATOMIC_RELEASE);
+	trace_hooks_enable();
+}
+
+void trace_hooks_enable(void)
+{
+	__atomic_store_n(&trace_hooks_on, true, __ATOMIC_RELEASE);
 }
 
 void trace_record(enum trace_type type, unsigned aux, uint32_t a, uint32_t b,
 		  uint32_t c, uint32_t d, uint32_t e)
 {
+	chaos_point();                  /* nothing unless chaos=SEED */
+	if (!__atomic_load_n(&trace_on, __ATOMIC_ACQUIRE))
+		return;                 /* the hooks are on for the seed alone */
+
 	uint32_t flags = arch_trace_irq_save();
 	struct trace_ring *r = &rings[arch_trace_cpu()];
 

@@ -26,12 +26,18 @@ enum trace_type {
 };
 
 extern bool trace_on;
+/* Whether the hooks below call their slow halves: tracing is on, or a
+ * schedule seed is (chaos=SEED, kernel/chaos.h), whose perturbation
+ * points are the tracer's events. The seeds add no hook of their own, so
+ * with both off no path pays more than this flag's test. */
+extern bool trace_hooks_on;
 
 /* Called once from kmain, before the APs start: allocates the rings and
  * turns tracing on if `on`. */
 void trace_init(bool on);
 
-/* The slow halves of the hooks (only called with trace_on). */
+/* The slow halves of the hooks (only called with trace_hooks_on): a
+ * chaos point if a seed is on, then the record if tracing is. */
 void trace_record(enum trace_type type, unsigned aux, uint32_t a, uint32_t b,
 		  uint32_t c, uint32_t d, uint32_t e);
 void trace_record_switch(const struct task *prev, const struct task *next);
@@ -44,7 +50,10 @@ void trace_dump(void);
 uint64_t trace_recorded(void);
 uint64_t trace_dropped(void);
 
-#define TRACE_ON() __builtin_expect(__atomic_load_n(&trace_on, __ATOMIC_RELAXED), 0)
+/* chaos_init: the hooks on for the seed's points (tracing stays off). */
+void trace_hooks_enable(void);
+
+#define TRACE_ON() __builtin_expect(__atomic_load_n(&trace_hooks_on, __ATOMIC_RELAXED), 0)
 #define TRACE(type, a, b, c, d, e) \
 	do { if (TRACE_ON()) trace_record((type), 0, (a), (b), (c), (d), (e)); } while (0)
 #define TRACE_SWITCH(prev, next) \

@@ -520,7 +520,7 @@ COVERED = {
         "docs/tracing.make_trace",
     ("docs/tour.md", 'make qemu-gdb APPEND="trace init=/bin/tls-demo -- 2"'): "docs/tour.gdb",
     ("docs/tour.md", "make gdb"): "docs/tour.gdb",
-    ("docs/races.md", "make race PROG=race-demo CPUS=2 RUNS=20 SEED=0"): "docs/races.make_race",
+    ("docs/races.md", "make race PROG=race-demo CPUS=2 RUNS=40 SEED=0"): "docs/races.make_race",
     ("docs/races.md", "make replay PROG=race-demo CPUS=2 SEED=2"): "docs/races.make_race",
     ("docs/races.md", "make replay PROG=race-demo CPUS=2 SEED=0"): "docs/races.make_race",
     ("docs/races.md", "make replay-gdb PROG=race-demo CPUS=2 SEED=2"): "docs/races.gdb",

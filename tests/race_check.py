@@ -28,8 +28,8 @@ from machine import INITRD, KERNEL, ROOT
 RACE = [sys.executable, os.path.join(ROOT, "tools", "race.py")]
 PLANTED_INIT = "init=/bin/race-demo -- 2 1000"
 PLANTED_CPUS = 2
-# docs/races.md: "found within the first 20 seeds".
-PLANTED_SEEDS = 20
+# docs/races.md: "found within the first 40 seeds".
+PLANTED_SEEDS = 40
 REPLAYS = 10
 # The test programs whose threads meet on several CPUs, explored under a
 # few seeds by make check. Not t_smp_tls: it needs threads to migrate
