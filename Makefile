@@ -275,7 +275,7 @@ qemu-gdb: all $(GDB_KERNEL) | deps-run deps-gdb
 		-gdb tcp:127.0.0.1:$$port; true
 
 # Schedule seeds (docs/races.md, kernel/chaos.h): PROG="name args" (a
-# /bin program, EXTRA= and INIT= as make run takes them) or T=smpN/t_name
+# /bin program; your own ones with EXTRA=, as for make run) or T=smpN/t_name
 # (a test program, at N CPUs) booted RUNS times at CPUS CPUs under QEMU's
 # instruction counting, with chaos=SEED, chaos=SEED+1, ...: one line per
 # failing seed, then the count. make replay SEED=n reruns one seed and

@@ -2,8 +2,8 @@
  * docs/races.md).
  *
  * Each CPU owns a xorshift32 generator (Marsaglia, "Xorshift RNGs", 2003)
- * that only its own tick draws from, with interrupts off: no lock, and
- * the draws happen at the same instructions in every run of one seed.
+ * that only that CPU draws from, interrupts off (its ticks, its points):
+ * no lock, and the draws come at the same instructions in every run.
  * What a tick draws:
  *   - the period until this CPU's next tick, in 256ths of a tick period
  *     (timer_start at another rate: arch/i386/timer.h). QEMU under -icount
