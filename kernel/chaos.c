@@ -25,7 +25,7 @@
  *     the others run while the code the tick interrupted stays stopped
  *     exactly where it was: in the middle of a read-modify-write, say.
  * The same delay (shorter) and pause may come at each of the tracer's
- * events (chaos_point_slow, from trace_record): after a wake-up, a clone,
+ * events (chaos_point, from trace_record): after a wake-up, a clone,
  * an exit, on each side of a switch, when an IPI is sent or received -
  * the places where one CPU's work starts another's. */
 #include "kernel/chaos.h"
@@ -114,10 +114,12 @@ void chaos_tick_slow(void)
 		cpu_relax();
 }
 
-void chaos_point_slow(void)
+void chaos_point(void)
 {
 	uint32_t flags;
 
+	if (!chaos_on)
+		return;
 	local_irq_save(flags);          /* a tick must not draw in between */
 	uint32_t *x = &state[current_thread_info()->cpu];
 	if (next(x) % CHAOS_POINT_DELAY_ONE_IN == 0)

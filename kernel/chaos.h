@@ -33,11 +33,8 @@ void chaos_init(void);
  * started: draws this CPU's next tick period and delay. */
 void chaos_tick_slow(void);
 #define chaos_tick() do { if (chaos_on) chaos_tick_slow(); } while (0)
-/* At each of the tracer's events (kernel/trace_events.h: a switch, a
- * clone, an exit, a futex wait or wake, a migration, an IPI sent or
- * received): may delay this CPU and end its turn, as a tick may. */
-void chaos_point_slow(void);
-#define chaos_point() do { if (chaos_on) chaos_point_slow(); } while (0)
+/* The seed's points at the tracer's events: chaos_point, declared with
+ * the tracer's hooks (kernel/trace_events.h), its only caller. */
 #else
 #define chaos_init() do { } while (0)
 #define chaos_tick() do { } while (0)

@@ -52,6 +52,11 @@ uint64_t trace_dropped(void);
 
 /* chaos_init: the hooks on for the seed's points (tracing stays off). */
 void trace_hooks_enable(void);
+/* kernel/chaos.c, from trace_record at each event (a switch, a clone, an
+ * exit, a futex wait or wake, a migration, an IPI sent or received):
+ * with chaos=SEED, may delay this CPU and end its turn, as a tick may;
+ * without, returns at once. */
+void chaos_point(void);
 
 #define TRACE_ON() __builtin_expect(__atomic_load_n(&trace_hooks_on, __ATOMIC_RELAXED), 0)
 #define TRACE(type, a, b, c, d, e) \
