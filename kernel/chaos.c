@@ -43,8 +43,7 @@
 #define CHAOS_DELAY_ONE_IN 4
 #define CHAOS_YIELD_ONE_IN 2
 #define CHAOS_DELAY_MAX 20000       /* rounds of an empty loop, a few instructions each */
-#define CHAOS_POINT_DELAY_ONE_IN 4  /* at the tracer's events ... */
-#define CHAOS_POINT_DELAY_MAX 2000  /* ... shorter delays: there are many more of them */
+#define CHAOS_POINT_DELAY_MAX 2000  /* at the tracer's events: many more of them */
 
 bool chaos_on;
 static uint32_t seed_of_run;
@@ -70,6 +69,20 @@ static uint32_t first_state(uint32_t seed, int cpu)
 	h *= 0xc2b2ae35u;
 	h ^= h >> 16;
 	return h ? h : 1;
+}
+
+/* One time in CHAOS_DELAY_ONE_IN, up to max rounds of an empty loop: not
+ * cpu_relax(), since under QEMU's TCG a PAUSE leaves the translated code
+ * (arch/i386/pit.c says more) and the delay is to cost instructions, not
+ * the host's time. Then one time in CHAOS_YIELD_ONE_IN, the PAUSE that
+ * ends this CPU's turn. Interrupts off: x is this CPU's generator. */
+static void delay_and_pause(uint32_t *x, uint32_t max)
+{
+	if (next(x) % CHAOS_DELAY_ONE_IN == 0)
+		for (volatile uint32_t spins = next(x) % max; spins; spins--)
+			;
+	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
+		cpu_relax();
 }
 
 void chaos_init(void)
@@ -104,14 +117,7 @@ void chaos_tick_slow(void)
 	else
 		period = (256 + next(x) % 256) >> (1 + next(x) % 9);
 	timer_start(HZ * 256 / (period ? period : 1));
-	/* A plain loop, not cpu_relax(): under QEMU's TCG a PAUSE leaves the
-	 * translated code (arch/i386/pit.c says more), and the delay is to
-	 * cost instructions, not the host's time. */
-	if (next(x) % CHAOS_DELAY_ONE_IN == 0)
-		for (volatile uint32_t spins = next(x) % CHAOS_DELAY_MAX; spins; spins--)
-			;
-	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
-		cpu_relax();
+	delay_and_pause(x, CHAOS_DELAY_MAX);
 }
 
 void chaos_point(void)
@@ -121,11 +127,6 @@ void chaos_point(void)
 	if (!chaos_on)
 		return;
 	local_irq_save(flags);          /* a tick must not draw in between */
-	uint32_t *x = &state[current_thread_info()->cpu];
-	if (next(x) % CHAOS_POINT_DELAY_ONE_IN == 0)
-		for (volatile uint32_t spins = next(x) % CHAOS_POINT_DELAY_MAX; spins; spins--)
-			;
-	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
-		cpu_relax();
+	delay_and_pause(&state[current_thread_info()->cpu], CHAOS_POINT_DELAY_MAX);
 	local_irq_restore(flags);
 }

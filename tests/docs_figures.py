@@ -154,6 +154,23 @@ def doc_make_profile():
 FUZZ_PROSE_RE = re.compile(r"`(make fuzz [^`]*)`\s*passes:\s*\n\n((?:    .*\n)+)")
 
 
+def shown_lines_missing(name, runs, must_succeed):
+    """Runs each (command, block) as written (make on the build under
+    test): the block's lines must all come out, digits and all. A fuzz
+    run must also succeed; make race fails when a seed does, as shown."""
+    for cmd, block in runs:
+        p = subprocess.run(make(*shlex.split(cmd)[1:]), cwd=ROOT, env=child_env(),
+                           capture_output=True, text=True, timeout=900,
+                           stdin=subprocess.DEVNULL)
+        got = [" ".join(l.split()) for l in strip_escapes(p.stdout).splitlines()]
+        miss = [l.strip() for l in block.splitlines()
+                if l.strip() and " ".join(l.split()) not in got]
+        if (must_succeed and p.returncode != 0) or miss:
+            return [(name, "`%s` (exit %d): not printed: %s" % (cmd, p.returncode, miss[:2]),
+                     (p.stdout + p.stderr)[-1500:])]
+    return [(name, None, None)]
+
+
 def doc_make_fuzz():
     """docs/fuzzing.md's short fuzz runs, as written: each must end with
     the lines it shows, digits and all (a seed's number and init's
@@ -163,17 +180,7 @@ def doc_make_fuzz():
     runs = [(" ".join(c.split()), b) for c, b in FUZZ_PROSE_RE.findall(text)]
     if not runs:
         return [(name, "docs/fuzzing.md names no `make fuzz ...` passes: run", None)]
-    for cmd, block in runs:
-        p = subprocess.run(make(*shlex.split(cmd)[1:]), cwd=ROOT, env=child_env(),
-                           capture_output=True, text=True, timeout=900,
-                           stdin=subprocess.DEVNULL)
-        got = [" ".join(l.split()) for l in strip_escapes(p.stdout).splitlines()]
-        miss = [l.strip() for l in block.splitlines()
-                if l.strip() and " ".join(l.split()) not in got]
-        if p.returncode != 0 or miss:
-            return [(name, "`%s` (exit %d): not printed: %s" % (cmd, p.returncode, miss[:2]),
-                     (p.stdout + p.stderr)[-1500:])]
-    return [(name, None, None)]
+    return shown_lines_missing(name, runs, True)
 
 
 # -------- schedule seeds
@@ -187,21 +194,10 @@ def doc_make_race():
     moves which seeds fail, and then the blocks are pasted anew from the
     commands' output."""
     name = "docs/races.make_race"
-    text = open(os.path.join(ROOT, "docs/races.md")).read()
-    runs = RACE_BLOCK_RE.findall(text)
+    runs = RACE_BLOCK_RE.findall(open(os.path.join(ROOT, "docs/races.md")).read())
     if not runs:
         return [(name, "docs/races.md shows no `$ make race` or `$ make replay` block", None)]
-    for cmd, block in runs:
-        p = subprocess.run(make(*shlex.split(cmd)[1:]), cwd=ROOT, env=child_env(),
-                           capture_output=True, text=True, timeout=900,
-                           stdin=subprocess.DEVNULL)
-        got = [" ".join(l.split()) for l in strip_escapes(p.stdout).splitlines()]
-        miss = [l.strip() for l in block.splitlines()
-                if l.strip() and " ".join(l.split()) not in got]
-        if miss:
-            return [(name, "`%s` (exit %d): not printed: %s" % (cmd, p.returncode, miss[:2]),
-                     (p.stdout + p.stderr)[-1500:])]
-    return [(name, None, None)]
+    return shown_lines_missing(name, runs, False)
 
 
 # -------- commands in the prose

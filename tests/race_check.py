@@ -42,10 +42,15 @@ SEEDED_RUNS = 3
 FAILED_RE = re.compile(r"^seed (\d+): (.*)  \((.*)\)$", re.M)
 
 
-def race_args(mode, *more):
+def race_cmd(mode, cpus, init, *more):
+    """tools/race.py MODE on the build under test, as make race runs it."""
     return RACE + [mode, "--kernel", os.path.relpath(KERNEL, ROOT),
-                   "--initrd", os.path.relpath(INITRD, ROOT), "--cpus", str(PLANTED_CPUS),
-                   "--init", PLANTED_INIT] + list(more)
+                   "--initrd", os.path.relpath(INITRD, ROOT), "--cpus", str(cpus),
+                   "--init", init] + list(more)
+
+
+def race_args(mode, *more):
+    return race_cmd(mode, PLANTED_CPUS, PLANTED_INIT, *more)
 
 
 def planted_counter_race():
@@ -84,10 +89,8 @@ def planted_counter_race():
 
 def seeded_test(t):
     name = "replay/seeds/smp4/%s" % t
-    p = subprocess.run(RACE + ["race", "--kernel", os.path.relpath(KERNEL, ROOT),
-                               "--initrd", os.path.relpath(INITRD, ROOT), "--cpus", "4",
-                               "--init", "init=/tests/%s" % t, "--runs", str(SEEDED_RUNS),
-                               "--seed", "1", "--jobs", "1", "--timeout", "240"],
+    p = subprocess.run(race_cmd("race", 4, "init=/tests/%s" % t, "--runs", str(SEEDED_RUNS),
+                                "--seed", "1", "--jobs", "1", "--timeout", "240"),
                        cwd=ROOT, capture_output=True, text=True, timeout=1200)
     if p.returncode != 0:
         return [(name, "failing seeds: %s" % "; ".join(
