@@ -393,7 +393,7 @@ test: $(CHECK_PREREQS) | deps-check
 
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU
 # -icount, the table in $(B)/bench.txt. Missed targets never fail it.
-bench: all
+bench: all | deps-run
 	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD); \
 	else tools/bench_smp.sh $(B) $(KERNEL) $(INITRD) $(SMP); fi
 
@@ -404,7 +404,7 @@ PROG ?= bench yield
 SYM ?= sys_sched_yield
 SKIP ?= 300
 CYCLES ?= 10
-profile: all | deps-gdb
+profile: all | deps-run deps-gdb
 	$(Q)python3 tools/profile.py $(KERNEL) $(INITRD) $(SYM) --skip $(SKIP) \
 		--cycles $(CYCLES) --append "init=/bin/$(PROG)" $(if $(DETAIL),--detail $(DETAIL))
 
@@ -417,13 +417,13 @@ WORKERS ?= 6
 FUZZ_FLAGS ?=
 STRESS_SECONDS ?= 600
 STRESS_FLAGS ?=
-fuzz: all
+fuzz: all | deps-run
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) fuzz -s $(SEED) -n $(CALLS) -w $(WORKERS) $(FUZZ_FLAGS)
 
-stress: all
+stress: all | deps-run
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) stress -t $(STRESS_SECONDS) $(STRESS_FLAGS)
 
-exhaust: all
+exhaust: all | deps-run
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) /tests/t_exhaust full
 
 # A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
@@ -433,7 +433,7 @@ exhaust: all
 # in this file is make profile's).
 TRACE_PROG = $(if $(filter file,$(origin PROG)),start-detached 1000,$(PROG))
 ICOUNT ?= 1
-trace: all
+trace: all | deps-run
 	$(Q)TRACE_ICOUNT=$(ICOUNT) tools/trace.sh $(KERNEL) $(INITRD) $(CPUS) $(TRACE_PROG)
 # The labs (docs/labs/README.md): make lab writes a student tree, a plain
 # directory (no git history), with lab LAB's marked solutions replaced by
@@ -449,7 +449,7 @@ lab:
 	@python3 tools/mklab.py $(if $(LATER),--later) $(LAB) $(DEST)
 
 GRADE_JSON ?= $(B)/grade.json
-grade: all unit-tests | deps-run
+grade: all unit-tests $(TEST_KERNEL) | deps-run
 	@SPINDLE_BUILD=$(B) GRADE_JSON=$(GRADE_JSON) python3 tests/labs.py grade $(LAB)
 
 clean:

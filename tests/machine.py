@@ -23,7 +23,10 @@ TEST_ISO_SMP = os.path.join(BUILD, "spindle-test-smp.iso")   # ktest=smp expect_
 TEST_ISO_FPU = os.path.join(BUILD, "spindle-test-fpu.iso")   # init=/tests/t_fpu_fault
 
 SMP_COUNTS = (1, 2, 4, 8)
-QEMU_TIMEOUT = 120          # seconds for one boot (TCG, loaded machine)
+# Seconds for one boot (TCG, loaded machine). SPINDLE_QEMU_TIMEOUT
+# shortens it where a hang is expected: labs/labN_stripped grades stubs,
+# some of which spin until they are stopped.
+QEMU_TIMEOUT = int(os.environ.get("SPINDLE_QEMU_TIMEOUT", "120"))
 BOCHS_TIMEOUT = 300
 BANNER = "Spindle 0.1 booting"
 STATUS_PASS, STATUS_FAIL, STATUS_PANIC = 0x10, 0x11, 0x7f
