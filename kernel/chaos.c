@@ -27,12 +27,24 @@
  * The same delay (shorter) and pause may come at each of the tracer's
  * events (chaos_point, from trace_record): after a wake-up, a clone,
  * an exit, on each side of a switch, when an IPI is sent or received -
- * the places where one CPU's work starts another's. */
+ * the places where one CPU's work starts another's. The pause alone, at
+ * one release in CHAOS_UNLOCK_PAUSE_ONE_IN, comes after a spinlock is let
+ * go (chaos_unlock_point, from spin_unlock: arch/i386/spinlock.h), where
+ * another CPU's taker goes in. And two choices the scheduler makes are
+ * drawn too:
+ *   - at one tick or event in CHAOS_RESCHED_ONE_IN, a reschedule is asked
+ *     for (sched_need_resched), which this CPU makes at its next return
+ *     to user mode (return_to_user_prepare): a task gives way to another
+ *     on its CPU where no time slice would have ended;
+ *   - a task woken (or added, or moved) goes to the front of its run
+ *     queue instead of the back at one time in two (chaos_wake_first,
+ *     kernel/sched.c enqueue): woken tasks run in another order. */
 #include "kernel/chaos.h"
 #include "kernel/bootinfo.h"
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
+#include "kernel/sched.h"
 #include "kernel/trace.h"
 #include "lib/string.h"
 #include "arch/i386/cpu.h"
@@ -44,6 +56,8 @@
 #define CHAOS_YIELD_ONE_IN 2
 #define CHAOS_DELAY_MAX 20000       /* rounds of an empty loop, a few instructions each */
 #define CHAOS_POINT_DELAY_MAX 2000  /* at the tracer's events: many more of them */
+#define CHAOS_UNLOCK_PAUSE_ONE_IN 4 /* releases: more of them still, no delay */
+#define CHAOS_RESCHED_ONE_IN 8
 
 bool chaos_on;
 static uint32_t seed_of_run;
@@ -83,6 +97,16 @@ static void delay_and_pause(uint32_t *x, uint32_t max)
 			;
 	if (next(x) % CHAOS_YIELD_ONE_IN == 0)
 		cpu_relax();
+	if (next(x) % CHAOS_RESCHED_ONE_IN == 0)
+		sched_need_resched[current_thread_info()->cpu] = true;
+}
+
+/* This CPU's generator, interrupts off (asserted by the callers' paths:
+ * a tick, or local_irq_save below). */
+static uint32_t *my_state(void)
+{
+	ASSERT(irqs_disabled());
+	return &state[current_thread_info()->cpu];
 }
 
 void chaos_init(void)
@@ -107,12 +131,10 @@ void chaos_init(void)
 
 void chaos_tick_slow(void)
 {
-	int cpu = current_thread_info()->cpu;
-	uint32_t *x = &state[cpu];
-
-	ASSERT(irqs_disabled());        /* a tick: only this CPU draws from *x */
+	uint32_t *x = my_state();       /* a tick: interrupts are off */
 	uint32_t period;                /* in 256ths of a tick */
-	if (cpu == 0)
+
+	if (current_thread_info()->cpu == 0)
 		period = 128 + next(x) % 256;
 	else
 		period = (256 + next(x) % 256) >> (1 + next(x) % 9);
@@ -127,6 +149,21 @@ void chaos_point(void)
 	if (!chaos_on)
 		return;
 	local_irq_save(flags);          /* a tick must not draw in between */
-	delay_and_pause(&state[current_thread_info()->cpu], CHAOS_POINT_DELAY_MAX);
+	delay_and_pause(my_state(), CHAOS_POINT_DELAY_MAX);
 	local_irq_restore(flags);
+}
+
+void chaos_unlock_point(void)
+{
+	uint32_t flags;
+
+	local_irq_save(flags);
+	if (next(my_state()) % CHAOS_UNLOCK_PAUSE_ONE_IN == 0)
+		cpu_relax();
+	local_irq_restore(flags);
+}
+
+bool chaos_wake_first_slow(void)
+{
+	return next(my_state()) % 2 == 0;   /* a run-queue lock: interrupts off */
 }

@@ -115,7 +115,9 @@ static bool cpu_allowed(const struct task *t, int cpu)
 static void enqueue(struct rq *rq, struct task *t)
 {
 	ASSERT(t->cpu == rq->cpu && cpu_allowed(t, rq->cpu));
-	list_add_tail(&t->run_link, &rq->queue);
+	/* At the back; a seed's other order puts it in front of the first
+	 * (kernel/chaos.h). */
+	list_add_tail(&t->run_link, chaos_wake_first() ? rq->queue.next : &rq->queue);
 	t->on_rq = true;
 	rq->nr_running++;
 }

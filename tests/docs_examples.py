@@ -177,9 +177,11 @@ def strip_escapes(text):
 
 def child_env():
     """The environment for a make run by a test: not the jobserver of the
-    make check that runs us (its file descriptors are not passed on)."""
+    make check that runs us (its file descriptors are not passed on), nor
+    the T= of a `make test T=...` that runs us (make exports it, and make
+    race would take it for its own T=smpN/t_name)."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "T")}
     env["LC_ALL"] = "C"
     return env
 

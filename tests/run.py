@@ -49,8 +49,10 @@ Runs, in order, and prints one line per test, `PASS name` or
                -smp 4 under -icount prints the same log (one under a
                schedule seed, chaos=SEED); a race planted in /bin/race-demo
                hides at the default schedule, is found by a seed and
-               replays exactly; the SMP test programs pass under seeds
-               1 to 3 (tests/race_check.py, docs/races.md)
+               replays exactly; so is a lost wake-up planted in a copy of
+               the kernel, which lab 6's grader then fails; the SMP test
+               programs pass under seeds 1 to 3 (tests/race_check.py,
+               docs/races.md)
   trace/...    the scheduler tracer (tests/trace_check.py): make trace's run
                of start-detached 1000 at -smp 4, its JSON against the
                Chrome trace-event format, its event counts against the
@@ -109,7 +111,7 @@ from console import monitor_session, shell_eof, shell_files, shell_oom, shell_se
 from console_tty import shell_intr, shell_susp, tty_raw
 import arch_boundary
 from bench_check import bench_budgets, bench_smp_repeats, identical_logs
-from race_check import SEEDED_TESTS, planted_counter_race, seeded_test
+from race_check import SEEDED_TESTS, planted_counter_race, planted_lost_wakeup, seeded_test
 from trace_check import checker_rejects, overflow_reported, trace_start_detached
 from docs_examples import doc_jobs, outside_references
 from labs import labs_jobs
@@ -555,6 +557,7 @@ def main():
     jobs.append(("bench/budgets", bench_budgets, ()))
     jobs.append(("replay/identical_logs_smp4", identical_logs, ()))
     jobs.append(("replay/planted_counter_race", planted_counter_race, ()))
+    jobs.append(("replay/planted_lost_wakeup", planted_lost_wakeup, ()))
     for t in SEEDED_TESTS:
         jobs.append(("replay/seeds/smp4/%s" % t, seeded_test, (t,)))
     jobs.append(("trace/start_detached", trace_start_detached, ()))

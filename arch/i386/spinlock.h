@@ -13,6 +13,7 @@
 #include "lib/types.h"
 #include "arch/i386/x86.h"
 #include "arch/i386/thread_info.h"
+#include "kernel/chaos.h"            /* CHAOS_UNLOCK_POINT */
 
 struct spinlock {
 	volatile uint32_t locked;
@@ -37,6 +38,7 @@ extern struct spin_depth spin_depth[];
 
 void spinlock_held_panic(struct spinlock *l, const char *what)
 	__attribute__((noreturn));
+
 
 /* May this CPU sleep, as far as spinlocks go? */
 static inline bool spin_none_held(void)
@@ -76,11 +78,14 @@ static inline void spin_unlock(struct spinlock *l)
 {
 	int cpu = current_thread_info()->cpu;
 
-	if (!l->locked || l->owner_cpu != cpu)
+	/* owner_cpu is this CPU only while this CPU holds l (spin_held):
+	 * the one test covers a lock that is free too. */
+	if (l->owner_cpu != cpu)
 		spinlock_held_panic(l, "release by a non-owner");
 	spin_depth[cpu].count--;
 	l->owner_cpu = -1;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	CHAOS_UNLOCK_POINT();           /* where another CPU's taker goes in */
 }
 
 static inline uint32_t spin_lock_irqsave(struct spinlock *l)
