@@ -90,7 +90,7 @@ LAB_TESTS = {
 
 # labs/labN_stripped: seconds a boot of a stub tree may take. A stub
 # fails its tests; one that hangs them fails them by this timeout.
-STUB_TIMEOUT = 30
+STUB_TIMEOUT = 15
 
 LINE_RE = re.compile(r"^(PASS|FAIL|SKIP) (\S+?)(?::\s*(.*))?$")
 
