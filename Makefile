@@ -289,7 +289,7 @@ RACE_INIT = $(if $(T),init=/tests/$(notdir $(T)),init=/bin/$(firstword $(PROG))$
 	$(word 2,$(PROG)), -- $(wordlist 2,$(words $(PROG)),$(PROG))))
 RACE_ARGS = --kernel $(KERNEL) --initrd "$(INITRD)$(RUN_MODULES)" --cpus $(RACE_CPUS) \
 	--init "$(RACE_INIT)" --mem $(QEMU_MEM)
-RACE_ICOUNT = -icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm
+RACE_ICOUNT := $(shell cat tools/icount.flags)
 race_usage = @[ -n "$(T)" ] || [ "$(origin PROG)" != file ] || { echo \
 	'usage: make $@ PROG="name args" | T=smpN/t_name [CPUS=4]$(1) (docs/races.md)' >&2; exit 2; }
 race: all | deps-run

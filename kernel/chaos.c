@@ -60,7 +60,6 @@
 #define CHAOS_RESCHED_ONE_IN 8
 
 bool chaos_on;
-static uint32_t seed_of_run;
 static uint32_t state[NR_CPUS];     /* each CPU's generator: its own only */
 
 static uint32_t next(uint32_t *x)
@@ -85,12 +84,14 @@ static uint32_t first_state(uint32_t seed, int cpu)
 	return h ? h : 1;
 }
 
-/* One time in CHAOS_DELAY_ONE_IN, up to max rounds of an empty loop: not
- * cpu_relax(), since under QEMU's TCG a PAUSE leaves the translated code
- * (arch/i386/pit.c says more) and the delay is to cost instructions, not
- * the host's time. Then one time in CHAOS_YIELD_ONE_IN, the PAUSE that
- * ends this CPU's turn. Interrupts off: x is this CPU's generator. */
-static void delay_and_pause(uint32_t *x, uint32_t max)
+/* What a tick or an event draws. One time in CHAOS_DELAY_ONE_IN, up to
+ * max rounds of an empty loop: not cpu_relax(), since under QEMU's TCG a
+ * PAUSE leaves the translated code (arch/i386/pit.c says more) and the
+ * delay is to cost instructions, not the host's time. Then one time in
+ * CHAOS_YIELD_ONE_IN, the PAUSE that ends this CPU's turn; and one time
+ * in CHAOS_RESCHED_ONE_IN, a reschedule asked for. Interrupts off: x is
+ * this CPU's generator. */
+static void perturb(uint32_t *x, uint32_t max)
 {
 	if (next(x) % CHAOS_DELAY_ONE_IN == 0)
 		for (volatile uint32_t spins = next(x) % max; spins; spins--)
@@ -111,7 +112,8 @@ static uint32_t *my_state(void)
 
 void chaos_init(void)
 {
-	seed_of_run = (uint32_t)bootinfo.cmdline.chaos;
+	uint32_t seed_of_run = (uint32_t)bootinfo.cmdline.chaos;
+
 	if (seed_of_run == 0)
 		return;
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
@@ -139,7 +141,7 @@ void chaos_tick_slow(void)
 	else
 		period = (256 + next(x) % 256) >> (1 + next(x) % 9);
 	timer_start(HZ * 256 / (period ? period : 1));
-	delay_and_pause(x, CHAOS_DELAY_MAX);
+	perturb(x, CHAOS_DELAY_MAX);
 }
 
 void chaos_point(void)
@@ -149,7 +151,7 @@ void chaos_point(void)
 	if (!chaos_on)
 		return;
 	local_irq_save(flags);          /* a tick must not draw in between */
-	delay_and_pause(my_state(), CHAOS_POINT_DELAY_MAX);
+	perturb(my_state(), CHAOS_POINT_DELAY_MAX);
 	local_irq_restore(flags);
 }
 

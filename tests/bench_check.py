@@ -18,10 +18,7 @@ so this holds on any host, loaded or not.
 import os
 import re
 
-from machine import qemu_code, qemu_kernel_cmd, run_qemu
-
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off",
-          "-rtc", "base=2024-01-01T00:00:00,clock=vm"]
+from machine import ICOUNT, qemu_code, qemu_kernel_cmd, run_qemu
 TABLE_RE = re.compile(r"^==== bench_smp table ====\n(.*?)^==== end of bench_smp table ====$",
                       re.M | re.S)
 

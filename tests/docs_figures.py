@@ -194,7 +194,11 @@ def doc_make_race():
     moves which seeds fail, and then the blocks are pasted anew from the
     commands' output."""
     name = "docs/races.make_race"
-    runs = RACE_BLOCK_RE.findall(open(os.path.join(ROOT, "docs/races.md")).read())
+    text = open(os.path.join(ROOT, "docs/races.md")).read()
+    flags = open(os.path.join(ROOT, "tools", "icount.flags")).read().strip()
+    if "    " + flags + "\n" not in text:
+        return [(name, "docs/races.md does not show tools/icount.flags: " + flags, None)]
+    runs = RACE_BLOCK_RE.findall(text)
     if not runs:
         return [(name, "docs/races.md shows no `$ make race` or `$ make replay` block", None)]
     return shown_lines_missing(name, runs, False)

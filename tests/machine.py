@@ -26,6 +26,10 @@ SMP_COUNTS = (1, 2, 4, 8)
 # Seconds for one boot (TCG, loaded machine). SPINDLE_QEMU_TIMEOUT
 # shortens it where a hang is expected: labs/labN_stripped grades stubs,
 # some of which spin until they are stopped.
+# QEMU's deterministic setup (docs/races.md, "The deterministic machine"):
+# the one line of tools/icount.flags, as make bench and make race use it.
+with open(os.path.join(ROOT, "tools", "icount.flags")) as _f:
+    ICOUNT = _f.read().split()
 QEMU_TIMEOUT = int(os.environ.get("SPINDLE_QEMU_TIMEOUT", "120"))
 BOCHS_TIMEOUT = 300
 BANNER = "Spindle 0.1 booting"

@@ -28,13 +28,11 @@ import os
 import sys
 import xml.dom.minidom
 
-from machine import BUILD, ROOT, qemu_code, qemu_kernel_cmd, run_qemu
+from machine import BUILD, ICOUNT, ROOT, qemu_code, qemu_kernel_cmd, run_qemu
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import trace2json  # noqa: E402  (tools/trace2json.py)
 
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off",
-          "-rtc", "base=2024-01-01T00:00:00,clock=vm"]
 NTHREADS = 1000
 # What /bin/start-detached asks for, as tools/trace2json.py names the bits.
 START_DETACHED_FLAGS = {"VM", "FS", "FILES", "SIGHAND", "THREAD", "DETACHED", "RELEASE_VM"}

@@ -5,7 +5,7 @@
 # in QEMU with init=/bin/bench (user/bin/bench.c) under instruction
 # counting, so the guest TSC advances one tick per guest instruction and
 # every run of the same image prints the same figures
-# (docs/benchmarks.md explains why):
+# (docs/benchmarks.md explains why), with the flags of tools/icount.flags:
 #
 #     -icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm
 #
@@ -51,7 +51,7 @@ trap 'rm -rf "$TMP"' EXIT
 ln -s "$KERNEL_ABS" "$TMP/kernel.elf"
 ln -s "$INITRD_ABS" "$TMP/initrd.cpio"
 
-ICOUNT="-icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm"
+ICOUNT=$(cat "$(dirname "$0")/icount.flags")   # the deterministic setup (docs/races.md)
 echo "  BENCH   $QEMU -smp 1 -m $MEM $ICOUNT (up to ${TIMEOUT}s)"
 rc=0
 (cd "$TMP" && timeout "$TIMEOUT" "$QEMU" -m "$MEM" -smp 1 -display none -no-reboot \

@@ -25,7 +25,7 @@ INITRD=$3
 shift 3
 TIMEOUT=${BENCH_SMP_TIMEOUT:-300}
 QEMU=${QEMU:-qemu-system-i386}
-ICOUNT="-icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm"
+ICOUNT=$(cat "$(dirname "$0")/icount.flags")   # the deterministic setup (docs/races.md)
 
 abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/spindle-bench-smp.XXXXXX")

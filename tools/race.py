@@ -28,11 +28,12 @@ import re
 import subprocess
 import sys
 
-# Deterministic QEMU (tools/bench.sh uses the same): shift=0 counts one
-# instruction as one nanosecond; sleep=off and align=off never wait for
-# the host; the RTC starts at a fixed date and follows the virtual clock.
-ICOUNT = ["-icount", "shift=0,align=off,sleep=off",
-          "-rtc", "base=2024-01-01T00:00:00,clock=vm"]
+# Deterministic QEMU, the flags of tools/icount.flags (make bench, make
+# trace and make profile use them too): shift=0 counts one instruction as
+# one nanosecond; sleep=off and align=off never wait for the host; the RTC
+# starts at a fixed date and follows the virtual clock.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "icount.flags")) as _f:
+    ICOUNT = _f.read().split()
 EXIT_RE = re.compile(r"^init exited with status (\d+)(?: \(killed by signal (\d+)\))?", re.M)
 
 

@@ -24,7 +24,7 @@ esac
 # TRACE_ICOUNT=0 (make trace ICOUNT=0): plain TCG, each vCPU a host thread
 # running at once, so threads spread over the CPUs as on hardware; not
 # repeatable. Under -icount QEMU runs one vCPU at a time, in turns.
-ICOUNT="-icount shift=0,align=off,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm"
+ICOUNT=$(cat "$(dirname "$0")/icount.flags")   # the deterministic setup (docs/races.md)
 [ "${TRACE_ICOUNT:-1}" = 0 ] && ICOUNT=
 echo "  TRACE   $init $* at -smp $cpus${ICOUNT:+ under -icount} (console: $log)"
 set +e
