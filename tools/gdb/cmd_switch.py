@@ -92,6 +92,14 @@ class SwitchBreakpoint(gdb.Breakpoint):
                 # so GDB came back here. It is not a new switch: go on.
                 if _armed.get(cpu) == switch:
                     return False
+                # Another CPU is between its two stops: `continue` resumed
+                # every CPU, and this one reached the breakpoint first.
+                # Pass its switch over, so that `continue` goes from a
+                # "before" stop to the "after" stop of the same switch
+                # (a CPU gets through load_TLS's three copies in a few
+                # instructions, so it reaches "after" soon).
+                if any(c != cpu for c in _armed):
+                    return False
                 p6, n6 = kdata.tls_desc(prev, 0), kdata.tls_desc(nxt, 0)
                 if self.tls_differs and (p6 == n6 or p6 == (0, 0) or n6 == (0, 0)):
                     _armed.pop(cpu, None)
@@ -142,7 +150,9 @@ who is switching (prev -> next), the CPU's GDT slot 6 (selector 0x33) as
 it is (still prev's descriptor), and prev's and next's tls_array[0]. At
 the second, slot 6 again (now next's) and the word at its base (next's
 TCB self-pointer, i.e. its thread pointer). `continue` goes from one to
-the other and on to the next switch.
+the other and on to the next switch. With several CPUs, `continue`
+resumes them all; while one CPU is between its two stops, the others'
+switches are passed over, so the "after" stop is always that CPU's.
 
 --tls-differs stops only at switches between two tasks whose slot-6
 descriptors are both set and differ: two threads of tls-demo, say, not
