@@ -104,7 +104,7 @@ import re
 import subprocess
 import sys
 
-from machine import (BUILD, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
+from machine import (BUILD, ICOUNT, INITRD, QEMU_TIMEOUT, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
                      qemu_code, qemu_kernel_cmd, run_qemu)
 from console import monitor_session, shell_eof, shell_files, shell_oom, shell_session, tty_typeahead
@@ -333,6 +333,12 @@ INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 # lx_pthread's 1,000 threads and 1,000 create/join rounds take ~30 s at
 # -smp 8 on a loaded 2-core host, and several times that when it is
 # busier still.
+# Programs that compare CPU time charged by the tick with ticks passed
+# boot under -icount (tools/icount.flags): the tick then comes from the
+# instruction count, not the host's clock, and a busy host cannot bunch
+# ticks up where the guest turns interrupts back on in the kernel (which
+# charged user spins as system time in a loaded make check).
+USER_TEST_ICOUNT = {"t_times"}
 USER_TEST_TIMEOUT = {"t_smp_futex": 300, "t_fuzz": 300, "t_stress": 200, "t_exhaust": 300,
                      "lx_pthread": 300}
 
@@ -405,7 +411,8 @@ def user_test(smp, prog, cpu=None, args=(), variant=None, kernel=None, prefix=No
     append = "init=/tests/" + prog + (" " + word if word else "") + \
         ("".join(" " + a for a in ("--",) + tuple(args)) if args else "")
     # Without the program the kernel starts its monitor: end it at once.
-    b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu, kernel=kernel),
+    b = run_qemu(qemu_kernel_cmd(smp, append, cpu=cpu, kernel=kernel)
+                 + (ICOUNT if prog in USER_TEST_ICOUNT else []),
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
