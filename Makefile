@@ -24,6 +24,9 @@
 #                     a browser (docs/web.md); make serve-web shows it locally
 #   make fuzz         the system-call fuzzer: SEED=1 CALLS=100000 CPUS=4
 #                     WORKERS=6 (FUZZ_FLAGS=-v prints every call)
+#   make fuzz-campaign
+#                     SEEDS=10 fuzz sessions from SEED at CAMPAIGN_CPUS="1 4",
+#                     CAMPAIGN_CALLS=500000 each, JOBS=4 at a time
 #   make stress       the stress run: STRESS_SECONDS=600 at CPUS=4
 #                     (STRESS_FLAGS=-e adds the exec race, issue 11 bug 3)
 #   make exhaust      t_exhaust with its bombs unbounded, at CPUS=4
@@ -123,7 +126,7 @@ INITRD := $(B)/initrd.cpio
 ISO := $(B)/spindle.iso
 
 .PHONY: FORCE all deps iso run run-seed seed debug qemu-gdb gdb bochs bochs-debug check test clean unit-tests bench profile check-quick \
-	fuzz stress exhaust trace lab grade seed race replay replay-gdb
+	fuzz fuzz-campaign stress exhaust trace lab grade seed race replay replay-gdb
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
@@ -425,6 +428,19 @@ stress: all | deps-run
 
 exhaust: all | deps-run
 	$(Q)tools/fuzz.sh $(KERNEL) $(INITRD) $(CPUS) /tests/t_exhaust full
+
+# make fuzz-campaign (docs/fuzzing.md, "A campaign"): SEEDS fuzz sessions
+# from SEED at each CPU count of CAMPAIGN_CPUS, CAMPAIGN_CALLS calls each
+# (by default 10 million calls in all), JOBS QEMUs at a time; one line a
+# session, the logs in $(B)/campaign/.
+SEEDS ?= 10
+CAMPAIGN_CALLS ?= 500000
+CAMPAIGN_CPUS ?= 1 4
+JOBS ?= 4
+fuzz-campaign: all | deps-run
+	$(Q)python3 tools/fuzz_campaign.py $(KERNEL) $(INITRD) $(B)/campaign --first $(SEED) \
+		--seeds $(SEEDS) --calls $(CAMPAIGN_CALLS) --cpus "$(CAMPAIGN_CPUS)" \
+		--jobs $(JOBS) --workers $(WORKERS)
 
 # A scheduler trace (docs/tracing.md): PROG booted as init with `trace`
 # under -icount; build/trace.json and build/trace.svg from the console.

@@ -149,9 +149,10 @@ def doc_make_profile():
 
 
 # -------- fuzzing
-# A fuzz run the prose names, "`make fuzz ...` passes:", and the lines
+# A fuzz run (or a short campaign) the prose names, "`make fuzz ...`
+# passes:" or "`make fuzz-campaign ...` passes:", and the lines
 # the indented block after it shows as its ending.
-FUZZ_PROSE_RE = re.compile(r"`(make fuzz [^`]*)`\s*passes:\s*\n\n((?:    .*\n)+)")
+FUZZ_PROSE_RE = re.compile(r"`(make fuzz(?:-campaign)? [^`]*)`\s*passes:\s*\n\n((?:    .*\n)+)")
 
 
 def shown_lines_missing(name, runs, must_succeed):
