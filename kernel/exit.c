@@ -113,11 +113,16 @@ static struct task *init_reaper(struct task *t)
  * leader's parent. */
 static void reparent_children(struct task *t)
 {
-	struct task *execer = t->group_exec_task == t ? NULL : t->group_exec_task;
-	struct task *alive = execer ? execer : find_alive_thread(t, NULL);
+	struct task *execer, *alive;
 	struct list *pos, *tmp;
 
 	ASSERT(spin_held(&tasklist_lock));
+	/* No children, nobody to look for (Linux's forget_original_parent
+	 * returns here too): most threads exit so. */
+	if (list_empty(&t->children))
+		return;
+	execer = t->group_exec_task == t ? NULL : t->group_exec_task;
+	alive = execer ? execer : find_alive_thread(t, NULL);
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 		struct task *reaper = alive;
