@@ -113,16 +113,11 @@ static struct task *init_reaper(struct task *t)
  * leader's parent. */
 static void reparent_children(struct task *t)
 {
-	struct task *execer, *alive;
+	struct task *execer = t->group_exec_task == t ? NULL : t->group_exec_task;
+	struct task *alive = execer ? execer : find_alive_thread(t, NULL);
 	struct list *pos, *tmp;
 
 	ASSERT(spin_held(&tasklist_lock));
-	/* No children, nobody to look for (Linux's forget_original_parent
-	 * returns here too): most threads exit so. */
-	if (list_empty(&t->children))
-		return;
-	execer = t->group_exec_task == t ? NULL : t->group_exec_task;
-	alive = execer ? execer : find_alive_thread(t, NULL);
 	list_for_each_safe(pos, tmp, &t->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 		struct task *reaper = alive;
@@ -276,7 +271,10 @@ void do_exit(int status)
 
 	flags = spin_lock_irqsave(&tasklist_lock);
 	t->exit_code = status;
-	reparent_children(t);
+	/* Most threads have no children: nobody to look for (Linux's
+	 * forget_original_parent returns at once too). */
+	if (!list_empty(&t->children))
+		reparent_children(t);
 	execer = t->group_exec_task == t ? NULL : t->group_exec_task;
 	self_reap = exit_self_reaps(t, execer);
 	/* Zombie or dead, the state change and the notification happen

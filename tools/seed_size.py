@@ -26,7 +26,9 @@ LIMIT = 9000
 # engine itself, kernel/chaos.c, is the full kernel's alone) cost 25
 # lines, of which 10 came back (clock_cpu_ticks, which only a test read:
 # the test reads /proc/stat's per-CPU counts now; a duplicate #include).
-CEILING = 12332
+# Down to 12,327 (2026-12-07): the AP reports and the firmware's CPU count,
+# which only tests read, are plain variables, not accessor functions.
+CEILING = 12327
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

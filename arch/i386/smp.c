@@ -48,7 +48,8 @@ extern const char ap_trampoline_start[], ap_trampoline_end[];
 static struct smp_config cfg;
 static bool have_config;
 static int cpus_wanted = 1;                 /* after smp=N and NR_CPUS */
-static struct ap_report reports[NR_CPUS];
+struct ap_report smp_ap_reports[NR_CPUS];
+int smp_cpus_listed = 1;
 
 /* An APIC register page this kernel can map: at its own address, above
  * the direct map of RAM (mmio.c). */
@@ -106,6 +107,7 @@ void smp_init(void)
 	if (!mmio_ok(cfg.lapic_phys, "the local APIC"))
 		return;
 	have_config = true;
+	smp_cpus_listed = cfg.ncpus_listed;
 	paging_map_mmio(cfg.lapic_phys & ~(uint32_t)(PGDIR_SIZE - 1));
 	lapic_set_base(cfg.lapic_phys);
 	cpus[0].apic_id = lapic_id();
@@ -213,7 +215,7 @@ void smp_boot_aps(void)
 static void report_self(int id)
 {
 	struct pseudo_desc gd = sgdt();
-	struct ap_report *r = &reports[id];
+	struct ap_report *r = &smp_ap_reports[id];
 
 	r->gdt_base = gd.base;
 	r->gdt_limit = gd.limit;
@@ -361,16 +363,4 @@ void smp_stop_this_cpu(struct trapframe *tf)
 	__atomic_store_n(&report_turn, next_stopped(me), __ATOMIC_SEQ_CST);
 	for (;;)
 		hlt();
-}
-
-/* ---- for tests ---- */
-
-int smp_cpus_listed(void)
-{
-	return have_config ? cfg.ncpus_listed : 1;
-}
-
-const struct ap_report *smp_ap_report(int cpu)
-{
-	return &reports[cpu];
 }

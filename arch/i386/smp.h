@@ -78,7 +78,7 @@ bool smp_stopping(void);            /* a stop is under way (for T_NMI) */
 void smp_stop_this_cpu(struct trapframe *tf) __attribute__((noreturn));
 
 /* For tests and the monitor. */
-int smp_cpus_listed(void);          /* enabled CPUs the firmware listed */
+extern int smp_cpus_listed;         /* enabled CPUs the firmware listed */
 /* What an AP saw right after loading its GDT and TSS (ap_main). */
 struct ap_report {
 	uint32_t gdt_base;
@@ -87,7 +87,7 @@ struct ap_report {
 	uint16_t cs, ds, ss;
 	uint32_t cr0, cr3, cr4;
 };
-const struct ap_report *smp_ap_report(int cpu);
+extern struct ap_report smp_ap_reports[];
 
 #endif
 #endif

@@ -86,7 +86,7 @@ KTEST(smp, ncpus_is_what_qemu_was_given)
 	int want = cmdline_number("expect_cpus=");
 
 	if (want < 0)
-		want = smp_cpus_listed();
+		want = smp_cpus_listed;
 	if (bootinfo.cmdline.smp > 0)
 		want = min(want, bootinfo.cmdline.smp);
 	KCHECK_EQ(ncpus, min(want, NR_CPUS));
@@ -115,7 +115,7 @@ KTEST(smp, apic_ids_distinct)
 KTEST(smp, each_cpu_loaded_its_own_gdt)
 {
 	for (int i = 1; i < ncpus; i++) {
-		const struct ap_report *r = smp_ap_report(i);
+		const struct ap_report *r = &smp_ap_reports[i];
 		KCHECK_EQ(r->gdt_base, (uint32_t)cpus[i].gdt);
 		KCHECK_EQ(r->gdt_limit, GDT_SIZE - 1);
 		for (int j = 0; j < i; j++)
@@ -154,14 +154,14 @@ KTEST(smp, each_tss_loaded)
 		KCHECK_EQ(desc_limit(t), sizeof(struct tss) - 1);
 		KCHECK_EQ(cpus[c].tss.ss0, __KERNEL_DS);
 		if (c > 0)
-			KCHECK_EQ(smp_ap_report(c)->tr, GDT_ENTRY_TSS * 8);
+			KCHECK_EQ(smp_ap_reports[c].tr, GDT_ENTRY_TSS * 8);
 	}
 }
 
 KTEST(smp, aps_run_like_the_boot_cpu)
 {
 	for (int c = 1; c < ncpus; c++) {
-		const struct ap_report *r = smp_ap_report(c);
+		const struct ap_report *r = &smp_ap_reports[c];
 		KCHECK_EQ(r->cs, __KERNEL_CS);
 		KCHECK_EQ(r->ds, __KERNEL_DS);
 		KCHECK_EQ(r->ss, __KERNEL_DS);
@@ -190,7 +190,7 @@ KTEST(smp, fpu_enabled_on_every_cpu)
 	KCHECK(d & 1);                          /* QEMU's CPUs have an FPU */
 	check_fpu_bits(read_cr0(), read_cr4(), d);
 	for (int i = 1; i < ncpus; i++)
-		check_fpu_bits(smp_ap_report(i)->cr0, smp_ap_report(i)->cr4, d);
+		check_fpu_bits(smp_ap_reports[i].cr0, smp_ap_reports[i].cr4, d);
 }
 
 /* The APIC registers: one uncached 4 MiB page at their own address. */
