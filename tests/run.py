@@ -356,6 +356,7 @@ USER_TEST_BOOTS = {"t_umip": [(None, ["no-umip"]), ("max", ["umip"])]}
 
 # What some programs' consoles must show besides their own PASS lines:
 # lines that only the kernel prints, which the program cannot read.
+CHILD_CHECK_RE = re.compile(r"^  (\S+): in a child, (.*)$", re.M)
 FAULT_LINE_RE = re.compile(r"^pid (\d+) \((\S+)\): (SIG\w+) at eip=0x[0-9a-f]{8} "
                            r"addr=0x([0-9a-f]{8})$", re.M)
 
@@ -416,11 +417,17 @@ def user_test(smp, prog, cpu=None, args=(), variant=None, kernel=None, prefix=No
                  timeout=USER_TEST_TIMEOUT.get(prog, QEMU_TIMEOUT),
                  stdin_script=[("K> ", "poweroff 3\n")])
     out = []
+    # A forked child's failed CHECK (user/tests/t.h) prints where and
+    # what under its case's name; the case's FAIL line then says so.
+    child = {m.group(1): m.group(2) for m in
+             CHILD_CHECK_RE.finditer(b.out.replace("\r", ""))}
     for line in b.out.splitlines():
         m = LINE_RE.match(line.strip())
         if m:
-            out.append((prefix + m.group(2),
-                        None if m.group(1) == "PASS" else (m.group(3) or "failed"), None))
+            reason = None if m.group(1) == "PASS" else (m.group(3) or "failed")
+            if reason and m.group(2) in child:
+                reason += " [%s]" % child[m.group(2)]
+            out.append((prefix + m.group(2), reason, None))
     passed = sum(1 for _, reason, _ in out if reason is None)
     failed = len(out) - passed
     m = INIT_EXIT_RE.search(b.out)

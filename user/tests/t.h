@@ -160,13 +160,44 @@ static inline void *opaque(uintptr_t addr)
 
 /* ---- children ---- */
 
+/* A forked child's check. A child cannot FAIL its parent's case, so on a
+ * false cond it prints where and what, under the case's name, and exits
+ * T_CHILD_FAILED; the parent's EXPECT_STATUS then fails the case, and
+ * make check adds the child's line to that FAIL line (tests/run.py,
+ * CHILD_CHECK_RE). Not in a CLONE_VM thread: exit_group would end the
+ * whole test program; a thread reports through memory. */
+#define T_CHILD_FAILED 126
+#define CHECK(cond) do { \
+	if (!(cond)) \
+		t_child_failed(__FILE__, __LINE__, "CHECK(" #cond ") failed"); \
+} while (0)
+/* A child that should have been killed before this point (a fault, a
+ * signal): why it should not be here. */
+#define NOT_REACHED(why) t_child_failed(__FILE__, __LINE__, "reached, but " why)
+
+__attribute__((unused, noreturn))
+static void t_child_failed(const char *file, int line, const char *what)
+{
+	char msg[256];
+	int n = snprintf(msg, sizeof(msg), "  %s.%s: in a child, %s:%d: %s\n",
+			 T_PROG, t_case, file, line, what);
+
+	/* Straight to the console: the child's stdio buffer would be lost
+	 * at exit_group. */
+	raw_write(1, msg, n < (int)sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	for (;;)
+		raw_exit_group(T_CHILD_FAILED);
+}
+
 /* A wait status in words, for FAIL lines. */
 __attribute__((unused))
 static const char *t_status_str(long st, char *buf)
 {
 	if (st < 0)
 		return t_val(st, buf);
-	if (WIFEXITED(st))
+	if (WIFEXITED(st) && WEXITSTATUS(st) == T_CHILD_FAILED)
+		snprintf(buf, 48, "%#lx (a check failed in the child)", st);
+	else if (WIFEXITED(st))
 		snprintf(buf, 48, "%#lx (exited %ld)", st, (long)WEXITSTATUS(st));
 	else
 		snprintf(buf, 48, "%#lx (killed by signal %ld)", st, (long)WTERMSIG(st));

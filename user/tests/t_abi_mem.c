@@ -36,21 +36,18 @@ static unsigned long map(unsigned long addr, size_t len, int prot, int flags)
 static int use_page_0x1000(long unused)
 {
 	(void)unused;
-	if (map(0x1000, PAGE_SIZE, RW, ANON | MAP_FIXED) != 0x1000)
-		return 1;
+	CHECK(map(0x1000, PAGE_SIZE, RW, ANON | MAP_FIXED) == 0x1000);
 	volatile int *p = (volatile int *)opaque(0x1000);
-	if (*p != 0)
-		return 2;
+	CHECK(*p == 0);                         /* zeroed */
 	*p = 42;
 	p[1023] = 43;
-	if (*p != 42 || raw_munmap((void *)0x1000, PAGE_SIZE) != 0)
-		return 3;
+	CHECK(*p == 42 && p[1023] == 43);       /* usable */
+	CHECK(raw_munmap((void *)0x1000, PAGE_SIZE) == 0);
 	return 0;
 }
 
 TEST(map_fixed_at_0x1000_the_lowest_user_page)
 {
-	/* exit 1: refused; 2: not zeroed; 3: not usable or not unmappable */
 	EXPECT_STATUS(child_status(use_page_0x1000, 0), EXITED(0));
 }
 
@@ -74,31 +71,29 @@ static const unsigned char ret_42[6] = { 0xb8, 42, 0, 0, 0, 0xc3 };   /* movl $4
 static int patch_text(long unused)
 {
 	(void)unused;
-	if (abi_text_page() != 1)
-		return 1;
-	if (raw_mprotect((void *)abi_text_page, PAGE_SIZE, RWX) != 0)
-		return 2;
+	CHECK(abi_text_page() == 1);
+	CHECK(raw_mprotect((void *)abi_text_page, PAGE_SIZE, RWX) == 0);
 	memcpy((void *)abi_text_page, ret_42, sizeof(ret_42));
-	return abi_text_page() == 42 ? 0 : 3;
+	CHECK(abi_text_page() == 42);
+	return 0;
 }
 
 static int map_over_text(long unused)
 {
 	(void)unused;
-	if (map((unsigned long)abi_text_page, PAGE_SIZE, RWX, ANON | MAP_FIXED) !=
-	    (unsigned long)abi_text_page)
-		return 1;
-	if (((volatile unsigned char *)abi_text_page)[0] != 0)
-		return 2;                       /* the old code is still there */
+	CHECK(map((unsigned long)abi_text_page, PAGE_SIZE, RWX, ANON | MAP_FIXED) ==
+	      (unsigned long)abi_text_page);
+	/* a new page: not the old code */
+	CHECK(((volatile unsigned char *)abi_text_page)[0] == 0);
 	memcpy((void *)abi_text_page, ret_42, sizeof(ret_42));
-	return abi_text_page() == 42 ? 0 : 3;
+	CHECK(abi_text_page() == 42);
+	return 0;
 }
 
 static int unmap_text(long unused)
 {
 	(void)unused;
-	if (raw_munmap((void *)abi_text_page, PAGE_SIZE) != 0)
-		return 1;
+	CHECK(raw_munmap((void *)abi_text_page, PAGE_SIZE) == 0);
 	return abi_text_page() + 100;           /* SIGSEGV */
 }
 
@@ -116,12 +111,12 @@ static int map_over_bss(long unused)
 {
 	(void)unused;
 	bss_page[100] = 7;
-	if (map((unsigned long)bss_page, PAGE_SIZE, RW, ANON | MAP_FIXED) != (unsigned long)bss_page)
-		return 1;
-	if (bss_page[100] != 0)
-		return 2;
+	CHECK(map((unsigned long)bss_page, PAGE_SIZE, RW, ANON | MAP_FIXED) ==
+	      (unsigned long)bss_page);
+	CHECK(bss_page[100] == 0);
 	bss_page[100] = 8;
-	return bss_page[100] == 8 ? 0 : 3;
+	CHECK(bss_page[100] == 8);
+	return 0;
 }
 
 static int map_over_stack(long unused)
@@ -131,13 +126,10 @@ static int map_over_stack(long unused)
 
 	(void)unused;
 	*(volatile char *)page = 9;             /* a stack page below us */
-	if (map(page, PAGE_SIZE, RW, ANON | MAP_FIXED) != page)
-		return 1;
-	if (*(volatile char *)page != 0)
-		return 2;
+	CHECK(map(page, PAGE_SIZE, RW, ANON | MAP_FIXED) == page);
+	CHECK(*(volatile char *)page == 0);
 	*(volatile char *)page = 10;
-	if (raw_munmap((void *)page, PAGE_SIZE) != 0)
-		return 3;
+	CHECK(raw_munmap((void *)page, PAGE_SIZE) == 0);
 	return *(volatile char *)page + 100;    /* SIGSEGV: a hole in the stack */
 }
 
@@ -240,7 +232,8 @@ TEST(kernel_writes_into_copy_on_write_pages_work_and_stay_private)
 		for (int i = 0; i < 50; i++)
 			raw_sched_yield();
 		/* our copy must still be the old one */
-		raw_exit_group(cow_buf[PAGE_SIZE - 3] == 0x5a && cow_buf[0] == 0x5a ? 0 : 1);
+		CHECK(cow_buf[PAGE_SIZE - 3] == 0x5a && cow_buf[0] == 0x5a);
+		raw_exit_group(0);
 	}
 	EXPECT(pid > 0, "fork: %ld", pid);
 	EXPECT_EQ(kernel_writes_cow('p'), 0);

@@ -130,10 +130,9 @@ static void exit42_handler(int sig)
 
 static int segv_to_handler(long flags)
 {
-	if (install(SIGSEGV, exit42_handler, (unsigned long)flags, 0))
-		return 90;
+	CHECK(install(SIGSEGV, exit42_handler, (unsigned long)flags, 0) == 0);
 	INT_AT(0) = 1;
-	return 91;                      /* the write did not fault */
+	NOT_REACHED("the write should have faulted");
 }
 
 TEST(sigsegv_handler_with_restorer)
@@ -149,10 +148,9 @@ TEST(sigsegv_handler_without_restorer)
 static int ill_to_handler(long unused)
 {
 	(void)unused;
-	if (install(SIGILL, exit42_handler, SA_RESTORER, 0))
-		return 90;
+	CHECK(install(SIGILL, exit42_handler, SA_RESTORER, 0) == 0);
 	__asm__ volatile("ud2");
-	return 91;
+	NOT_REACHED("ud2 should have raised SIGILL");
 }
 
 TEST(sigill_handler)
@@ -341,8 +339,7 @@ static int ignore_sigterm(long unused)
 {
 	struct k_sigaction ign = { .handler = SIG_IGN };
 	(void)unused;
-	if (raw_rt_sigaction(SIGTERM, &ign, NULL, SIGSET_SIZE))
-		return 90;
+	CHECK(raw_rt_sigaction(SIGTERM, &ign, NULL, SIGSET_SIZE) == 0);
 	raw_kill(raw_getpid(), SIGTERM);
 	raw_tgkill(raw_getpid(), raw_gettid(), SIGTERM);
 	return 0;
@@ -362,7 +359,8 @@ static int wait_for_sigterm(long unused)
 	(void)unused;
 	for (long i = 0; i < 100000000 && !got_term; i++)
 		;
-	return got_term == SIGTERM ? 0 : 1;
+	CHECK(got_term == SIGTERM);            /* the handler ran */
+	return 0;
 }
 
 TEST(signal_from_another_process_runs_the_handler)
@@ -391,8 +389,7 @@ static int parent_of_a_child(long unused)
 	if (pid == 0)
 		raw_exit_group(0);
 	yield_n(20);            /* SIGCHLD arrives while we run */
-	if (raw_wait4(pid, &st, 0, NULL) != pid)
-		return 90;
+	CHECK(raw_wait4(pid, &st, 0, NULL) == pid);
 	raw_kill(raw_getpid(), SIGCHLD);
 	return 0;
 }
@@ -425,18 +422,18 @@ static int segv_ignored(long unused)
 {
 	struct k_sigaction ign = { .handler = SIG_IGN };
 	(void)unused;
-	raw_rt_sigaction(SIGSEGV, &ign, NULL, SIGSET_SIZE);
+	CHECK(raw_rt_sigaction(SIGSEGV, &ign, NULL, SIGSET_SIZE) == 0);
 	INT_AT(0) = 1;
-	return 91;
+	NOT_REACHED("an ignored SIGSEGV should still kill");
 }
 
 static int segv_blocked(long unused)
 {
 	unsigned long long set = SIGBIT(SIGSEGV);
 	(void)unused;
-	raw_rt_sigprocmask(SIG_BLOCK, &set, NULL, SIGSET_SIZE);
+	CHECK(raw_rt_sigprocmask(SIG_BLOCK, &set, NULL, SIGSET_SIZE) == 0);
 	INT_AT(0) = 1;
-	return 91;
+	NOT_REACHED("a blocked SIGSEGV should still kill");
 }
 
 static void faulting_handler(int sig)
@@ -448,10 +445,9 @@ static void faulting_handler(int sig)
 static int segv_in_segv_handler(long unused)
 {
 	(void)unused;
-	if (install(SIGSEGV, faulting_handler, SA_RESTORER, 0))
-		return 90;
+	CHECK(install(SIGSEGV, faulting_handler, SA_RESTORER, 0) == 0);
 	INT_AT(0) = 1;
-	return 91;
+	NOT_REACHED("a fault in the SIGSEGV handler should kill");
 }
 
 TEST(ignored_fault_still_kills)
@@ -485,13 +481,12 @@ static int write_to_repaired_page(long unused)
 {
 	(void)unused;
 	long p = raw_mmap2(NULL, PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (RAW_IS_ERR(p))
-		return 90;
+	CHECK(!RAW_IS_ERR(p));
 	ro_page = (volatile char *)p;
-	if (install(SIGSEGV, repair_handler, SA_RESTORER, 0))
-		return 90;
+	CHECK(install(SIGSEGV, repair_handler, SA_RESTORER, 0) == 0);
 	ro_page[100] = 7;               /* faults once, then succeeds */
-	return repairs == 1 && ro_page[100] == 7 ? 0 : 1;
+	CHECK(repairs == 1 && ro_page[100] == 7);
+	return 0;
 }
 
 TEST(handler_returns_to_the_faulting_instruction)
@@ -506,8 +501,7 @@ TEST(handler_returns_to_the_faulting_instruction)
  * write to sp (a kernel address!) nor crash. */
 static int signal_on_bad_stack(long sp)
 {
-	if (install(SIGUSR1, count_handler, SA_RESTORER, 0))
-		return 90;
+	CHECK(install(SIGUSR1, count_handler, SA_RESTORER, 0) == 0);
 	long pid = raw_getpid(), r;
 	__asm__ volatile(
 		"movl %%esp, %%edi\n\t"
@@ -517,7 +511,7 @@ static int signal_on_bad_stack(long sp)
 		: "=a"(r)
 		: "0"(SYS_kill), [sp] "r"(sp), "b"(pid), "c"(SIGUSR1)
 		: "edi", "memory");
-	return 91;
+	NOT_REACHED("no frame fits at a bad %esp: SIGSEGV");
 }
 
 TEST(signal_with_a_bad_stack_is_sigsegv)
@@ -543,7 +537,7 @@ static int sigreturn_garbage(long pattern)
 		"int $0x80\n\t"
 		"ud2"
 		: : [sp] "r"(&garbage[1024]), "a"(SYS_rt_sigreturn) : "memory");
-	return 91;
+	NOT_REACHED("a garbage frame should end in SIGSEGV");
 }
 
 TEST(rt_sigreturn_with_a_garbage_frame)
