@@ -302,8 +302,7 @@ static char bss_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 
 static int protect_bss(long prot)
 {
-	if (raw_mprotect(bss_page, PAGE_SIZE, (int)prot))
-		return 90;
+	CHECK(raw_mprotect(bss_page, PAGE_SIZE, (int)prot) == 0);
 	bss_page[10] = 1;
 	return 0;
 }
@@ -311,8 +310,7 @@ static int protect_bss(long prot)
 static int unmap_bss(long unused)
 {
 	(void)unused;
-	if (raw_munmap(bss_page, PAGE_SIZE))
-		return 90;
+	CHECK(raw_munmap(bss_page, PAGE_SIZE) == 0);
 	return *(volatile char *)bss_page * 0;
 }
 
@@ -322,12 +320,10 @@ static int protect_stack(long unused)
 	volatile char *page = (volatile char *)PAGE_ALIGN(buf);
 	(void)unused;
 	page[0] = 1;
-	if (raw_mprotect((void *)page, PAGE_SIZE, PROT_READ))
-		return 90;
-	if (page[0] != 1)
-		return 91;
+	CHECK(raw_mprotect((void *)page, PAGE_SIZE, PROT_READ) == 0);
+	CHECK(page[0] == 1);                    /* still readable */
 	page[1] = 1;
-	return 0;
+	NOT_REACHED("the write to a read-only stack page should fault");
 }
 
 TEST(own_bss_read_only)
@@ -350,8 +346,7 @@ TEST(own_stack_read_only)
 static int write_then_check(long p)
 {
 	volatile int *a = (volatile int *)p;
-	if (a[0] != 11)
-		return 1;               /* did not inherit the contents */
+	CHECK(a[0] == 11);                      /* inherited the contents */
 	a[0] = 12;
 	return 0;
 }
