@@ -264,7 +264,8 @@ static void on_tstp(int sig)
 /* In a manager process (so the worker's parent is not init): the worker
  * gets a group of its own; how = 0: SIGTSTP with the default action
  * stops it; 1: a handler runs instead; 2: ignored; 3: blocked, then
- * SIGCONT cancels it before it is unblocked. 0 if all went as said. */
+ * SIGCONT cancels it before it is unblocked. 0 if all went as said (a
+ * CHECK says what did not). */
 static int tstp_manager(long how)
 {
 	uint64_t set = SIGBIT(SIGTSTP), pending = 0;
@@ -289,31 +290,29 @@ static int tstp_manager(long how)
 		RAW2(SYS_rt_sigpending, &pending, SIGSET_SIZE);
 		raw_exit_group(pending & SIGBIT(SIGTSTP) ? 1 : 0);
 	}
-	if (pid < 0 || !thr_wait_word(&word[0], 1, 5000))
-		return 10;
+	CHECK(pid > 0 && thr_wait_word(&word[0], 1, 5000));   /* the worker started */
 	raw_setpgid((int)pid, (int)pid);
-	if (raw_kill((int)pid, SIGTSTP) != 0)
-		return 11;
+	CHECK(raw_kill((int)pid, SIGTSTP) == 0);
 	if (how == 3) {
 		raw_kill((int)pid, SIGCONT);
 		word[0] = 2;
-		return raw_wait4((int)pid, &st, 0, NULL) == pid && st == EXITED(0) ? 0 : 12;
+		/* the worker exits 0 if SIGTSTP is no longer pending */
+		CHECK(raw_wait4((int)pid, &st, 0, NULL) == pid && st == EXITED(0));
+		return 0;
 	}
 	if (how == 0) {
-		if (raw_wait4((int)pid, &st, WUNTRACED, NULL) != pid || st != STOPPED(SIGTSTP))
-			return 13;
+		CHECK(raw_wait4((int)pid, &st, WUNTRACED, NULL) == pid && st == STOPPED(SIGTSTP));
 		raw_kill((int)pid, SIGCONT);
-		if (raw_wait4((int)pid, &st, WCONTINUED, NULL) != pid || st != CONTINUED)
-			return 14;
+		CHECK(raw_wait4((int)pid, &st, WCONTINUED, NULL) == pid && st == CONTINUED);
 	} else {
 		thr_sleep_ms(100);
-		if (raw_wait4((int)pid, &st, WUNTRACED | WNOHANG, NULL) != 0)
-			return 15;
-		if (how == 1 && word[1] != 1)
-			return 16;
+		/* not stopped */
+		CHECK(raw_wait4((int)pid, &st, WUNTRACED | WNOHANG, NULL) == 0);
+		CHECK(how != 1 || word[1] == 1);        /* the handler ran */
 	}
 	raw_kill((int)pid, SIGKILL);
-	return raw_wait4((int)pid, &st, 0, NULL) == pid && st == KILLED(SIGKILL) ? 0 : 17;
+	CHECK(raw_wait4((int)pid, &st, 0, NULL) == pid && st == KILLED(SIGKILL));
+	return 0;
 }
 
 TEST(sigtstp_stops_only_with_its_default_action)
@@ -336,7 +335,8 @@ TEST(sigcont_cancels_a_pending_stop)
  * from the background: how 0, a read: SIGTTIN stops it; 1, the same with
  * SIGTTIN ignored: EIO; 2, tcsetpgrp: SIGTTOU stops it; 3, tcsetattr
  * with SIGTTOU ignored: allowed; 4, a write with TOSTOP set: SIGTTOU;
- * 5, a write without TOSTOP: allowed. 0 if all went as said. */
+ * 5, a write without TOSTOP: allowed. 0 if all went as said (a CHECK
+ * says what did not). */
 static int tty_manager(long how)
 {
 	static const int stop_sig[] = { SIGTTIN, 0, SIGTTOU, 0, SIGTTOU, 0 };
@@ -344,13 +344,11 @@ static int tty_manager(long how)
 	int st = 0, r;
 	long pid;
 
-	if (tcgetattr(0, &saved) != 0)
-		return 20;
+	CHECK(tcgetattr(0, &saved) == 0);
 	if (how == 4) {
 		t = saved;
 		t.c_lflag |= TOSTOP;
-		if (tcsetattr(0, TCSANOW, &t) != 0)
-			return 21;
+		CHECK(tcsetattr(0, TCSANOW, &t) == 0);
 	}
 	word[0] = 0;
 	pid = raw_fork();
@@ -370,8 +368,7 @@ static int tty_manager(long how)
 		}
 		raw_exit_group(r == 0 ? 0 : 1);
 	}
-	if (pid < 0)
-		return 22;
+	CHECK(pid > 0);
 	raw_setpgid((int)pid, (int)pid);
 	if (stop_sig[how]) {
 		r = raw_wait4((int)pid, &st, WUNTRACED, NULL) == pid && st == STOPPED(stop_sig[how]);
@@ -381,7 +378,8 @@ static int tty_manager(long how)
 		r = raw_wait4((int)pid, &st, WUNTRACED, NULL) == pid && st == EXITED(0);
 	}
 	tcsetattr(0, TCSANOW, &saved);
-	return r ? 0 : 30 + (int)how;
+	CHECK(r);               /* stopped by stop_sig[how], or exited 0 */
+	return 0;
 }
 
 TEST(background_use_of_the_console)

@@ -70,8 +70,7 @@ static void abrt_handler(int sig)
 static int abort_despite_handler(long arg)
 {
 	(void)arg;
-	if (thr_signal(SIGABRT, abrt_handler))
-		return 1;
+	CHECK(thr_signal(SIGABRT, abrt_handler) == 0);
 	abort();
 }
 
@@ -88,8 +87,10 @@ static int norder;
 static void h1(void)
 {
 	order[norder++] = '1';
-	/* The last to run: report what ran before, in the exit status. */
-	_exit(strcmp(order, "321") == 0 ? 42 : 1);
+	/* The last to run: what ran before, then the status the parent
+	 * waits for. */
+	CHECK(strcmp(order, "321") == 0);
+	_exit(42);
 }
 static void h2(void) { order[norder++] = '2'; }
 static void h3(void) { order[norder++] = '3'; }
@@ -98,13 +99,10 @@ static void nothing(void) { }
 static int register_and_exit(long arg)
 {
 	(void)arg;
-	if (atexit(h1) || atexit(h2) || atexit(h3))
-		return 2;
+	CHECK(atexit(h1) == 0 && atexit(h2) == 0 && atexit(h3) == 0);
 	for (int i = 3; i < ATEXIT_MAX; i++)
-		if (atexit(nothing))
-			return 3;
-	if (atexit(nothing) != -1)
-		return 4;               /* the table is full */
+		CHECK(atexit(nothing) == 0);
+	CHECK(atexit(nothing) == -1);           /* the table is full */
 	exit(0);
 }
 
