@@ -269,8 +269,8 @@ static void *child_thread(void *arg)
 	return (char *)arg + 1;
 }
 
-/* What every child does; its exit status (0: all worked). self is the
- * thread that forked, the child's only one. */
+/* What every child does: 0 if all worked (a CHECK says what did not).
+ * self is the thread that forked, the child's only one. */
 static int child_work(long i, pthread_t self)
 {
 	struct pthread_stats_np s;
@@ -281,46 +281,33 @@ static int child_work(long i, pthread_t self)
 	pthread_t t;
 	FILE *f;
 
-	if (pthread_self() != self || self->tid != gettid())
-		return 2;
+	CHECK(pthread_self() == self && self->tid == gettid());
 	pthread_stats_np(&s);
-	if (s.running != 1 || s.exited != 0)
-		return 3;
+	CHECK(s.running == 1 && s.exited == 0);
 	char *p = malloc(1000);
-	if (!p)
-		return 4;
+	CHECK(p != NULL);
 	memset(p, 'c', 1000);
 	free(p);
-	if (!(f = open_memstream(&mem, &len)))
-		return 5;
-	if (fprintf(f, "child %ld", i) < 0 || fclose(f))
-		return 6;
+	CHECK((f = open_memstream(&mem, &len)) != NULL);
+	CHECK(fprintf(f, "child %ld", i) >= 0 && fclose(f) == 0);
 	snprintf(want, sizeof(want), "child %ld", i);
-	if (strcmp(mem, want) || len != strlen(want))
-		return 7;
+	CHECK(strcmp(mem, want) == 0 && len == strlen(want));
 	free(mem);
-	if (printf("%s", "") != 0)
-		return 8;
+	CHECK(printf("%s", "") == 0);
 	/* The workers' streams came along; each was whole at the fork. */
 	for (int k = 0; k < NWORKERS; k++) {
 		FILE *wf = workers[k].out;
-		if (wf && fprintf(wf, "child %ld\n", i) < 0)
-			return 9;
+		CHECK(!wf || fprintf(wf, "child %ld\n", i) >= 0);
 	}
 	/* The parent's other threads do not exist here. (Asked before a
 	 * thread is created here: it may get a worker's old mapping, and so
 	 * the same pthread_t, as POSIX allows.) */
-	if (pthread_join(workers[0].t, NULL) != ESRCH)
-		return 10;
-	if (pthread_create(&t, NULL, child_thread, (void *)i) || pthread_join(t, &r))
-		return 11;
-	if (r != (void *)(i + 1))
-		return 12;
-	if (pthread_key_create(&key, NULL) || pthread_key_delete(key))
-		return 13;
+	CHECK(pthread_join(workers[0].t, NULL) == ESRCH);
+	CHECK(pthread_create(&t, NULL, child_thread, (void *)i) == 0 && pthread_join(t, &r) == 0);
+	CHECK(r == (void *)(i + 1));
+	CHECK(pthread_key_create(&key, NULL) == 0 && pthread_key_delete(key) == 0);
 	int e = pthread_atfork(NULL, NULL, NULL);
-	if (e != 0 && e != ENOMEM)      /* ENOMEM once a looper filled it */
-		return 14;
+	CHECK(e == 0 || e == ENOMEM);           /* ENOMEM once a looper filled it */
 	return 0;
 }
 
@@ -363,7 +350,7 @@ TEST(fork_200_times_while_4_threads_malloc_and_print)
 	else
 		st = -EAGAIN, failed = 0;
 	err = stop_workers(&rounds);
-	EXPECT(failed < 0, "child %d of %d: %s (exit 2-14: child_work's step)", failed,
+	EXPECT(failed < 0, "child %d of %d: %s", failed,
 	       NFORKS, t_status_str(st, t_b1_));
 	EXPECT_EQ(err, 0);
 	printf("t_pthread_fork: %d forks in %lld ms, %lu worker rounds\n", NFORKS,
