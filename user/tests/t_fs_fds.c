@@ -112,19 +112,13 @@ static int open_to_the_limit(long limit)
 
 	while ((fd = raw_open(MOTD, O_RDONLY)) >= 0)
 		last = fd;
-	if (fd != -EMFILE)
-		return 10;
-	if (last != limit - 1)
-		return 11;
-	if (raw_dup(0) != -EMFILE || raw_fcntl64(0, F_DUPFD, 0) != -EMFILE)
-		return 12;
+	CHECK(fd == -EMFILE);
+	CHECK(last == limit - 1);
+	CHECK(raw_dup(0) == -EMFILE && raw_fcntl64(0, F_DUPFD, 0) == -EMFILE);
 	int p[2];
-	if (raw_pipe(p) != -EMFILE)
-		return 13;
-	if (raw_close(limit / 2) != 0 || raw_open(MOTD, O_RDONLY) != limit / 2)
-		return 14;
-	if (raw_dup2(0, (int)limit) != -EBADF)
-		return 15;
+	CHECK(raw_pipe(p) == -EMFILE);
+	CHECK(raw_close(limit / 2) == 0 && raw_open(MOTD, O_RDONLY) == limit / 2);
+	CHECK(raw_dup2(0, (int)limit) == -EBADF);
 	return 0;
 }
 
@@ -157,8 +151,7 @@ static int lowered_limit(long arg)
 	struct rlimit r = { 10, 20 };
 
 	(void)arg;
-	if (raw_setrlimit(RLIMIT_NOFILE, &r) != 0)
-		return 20;
+	CHECK(raw_setrlimit(RLIMIT_NOFILE, &r) == 0);
 	return open_to_the_limit(10);
 }
 
@@ -167,8 +160,7 @@ static int raised_limit(long arg)
 	struct rlimit64 n = { 3000, 3000 }, o;
 
 	(void)arg;
-	if (raw_prlimit64(0, RLIMIT_NOFILE, &n, &o) != 0 || o.rlim_cur != 1024)
-		return 20;
+	CHECK(raw_prlimit64(0, RLIMIT_NOFILE, &n, &o) == 0 && o.rlim_cur == 1024);
 	return open_to_the_limit(3000);
 }
 

@@ -83,18 +83,17 @@ static int order_proc(long arg)
 	long st;
 
 	(void)arg;
-	if (pthread_atfork(prep_a, par_a, chi_a) || pthread_atfork(prep_b, NULL, chi_b) ||
-	    pthread_atfork(NULL, par_c, chi_c))
-		return 2;
+	CHECK(pthread_atfork(prep_a, par_a, chi_a) == 0 &&
+	      pthread_atfork(prep_b, NULL, chi_b) == 0 && pthread_atfork(NULL, par_c, chi_c) == 0);
 	ntrace = 0;
 	pid = fork();
-	if (pid == 0)           /* prepare in reverse, child in order */
-		_exit(strcmp(trace, "ba123") ? 1 : 0);
-	if (strcmp(trace, "baAC"))      /* prepare in reverse, parent in order */
-		return 3;
+	if (pid == 0) {
+		CHECK(strcmp(trace, "ba123") == 0);     /* prepare in reverse, child in order */
+		_exit(0);
+	}
+	CHECK(strcmp(trace, "baAC") == 0);      /* prepare in reverse, parent in order */
 	st = wait_deadline(pid, CHILD_DEADLINE_MS);
-	if (st != EXITED(0))
-		return st == EXITED(1) ? 4 : 5;
+	CHECK(st == EXITED(0));
 	return 0;
 }
 
@@ -119,17 +118,16 @@ static int late_proc(long arg)
 	pid_t pid;
 
 	(void)arg;
-	if (pthread_atfork(prep_registers, par_a, chi_a))
-		return 2;
+	CHECK(pthread_atfork(prep_registers, par_a, chi_a) == 0);
 	for (int round = 0; round < 2; round++) {
 		ntrace = 0;
 		pid = fork();
-		if (pid == 0)
-			_exit(strcmp(trace, round ? "cr13" : "r1") ? 1 : 0);
-		if (strcmp(trace, round ? "crAC" : "rA"))
-			return 3 + round;
-		if (wait_deadline(pid, CHILD_DEADLINE_MS) != EXITED(0))
-			return 5 + round;
+		if (pid == 0) {
+			CHECK(strcmp(trace, round ? "cr13" : "r1") == 0);
+			_exit(0);
+		}
+		CHECK(strcmp(trace, round ? "crAC" : "rA") == 0);
+		CHECK(wait_deadline(pid, CHILD_DEADLINE_MS) == EXITED(0));
 	}
 	return 0;
 }
@@ -151,16 +149,16 @@ static int limit_proc(long arg)
 
 	(void)arg;
 	for (i = 0; i < PTHREAD_ATFORK_MAX; i++)
-		if (pthread_atfork(count, count, NULL))
-			return 2;
-	if (pthread_atfork(count, count, count) != ENOMEM)
-		return 3;
+		CHECK(pthread_atfork(count, count, NULL) == 0);
+	CHECK(pthread_atfork(count, count, count) == ENOMEM);
 	pid = fork();
-	if (pid == 0)
-		_exit(counted == PTHREAD_ATFORK_MAX ? 0 : 1);
-	if (counted != 2 * PTHREAD_ATFORK_MAX)
-		return 4;
-	return wait_deadline(pid, CHILD_DEADLINE_MS) == EXITED(0) ? 0 : 5;
+	if (pid == 0) {
+		CHECK(counted == PTHREAD_ATFORK_MAX);
+		_exit(0);
+	}
+	CHECK(counted == 2 * PTHREAD_ATFORK_MAX);
+	CHECK(wait_deadline(pid, CHILD_DEADLINE_MS) == EXITED(0));
+	return 0;
 }
 
 TEST(atfork_table_limit)
@@ -258,37 +256,30 @@ static int lib_proc(long arg)
 {
 	pthread_t t[2];
 	void *n[2] = { 0, 0 };
-	int err = 0;
 
 	(void)arg;
-	if (pthread_atfork(prep_uses_lib, parent_uses_lib, child_uses_lib) ||
-	    pthread_atfork(NULL, parent_counts, NULL))
-		return 2;
+	CHECK(pthread_atfork(prep_uses_lib, parent_uses_lib, child_uses_lib) == 0 &&
+	      pthread_atfork(NULL, parent_counts, NULL) == 0);
 	for (int k = 0; k < 2; k++)
-		if (pthread_create(&t[k], NULL, busy, &busy_buf[k]))
-			return 3;
-	for (int i = 0; i < LIB_FORKS && !err; i++) {
+		CHECK(pthread_create(&t[k], NULL, busy, &busy_buf[k]) == 0);
+	for (int i = 0; i < LIB_FORKS; i++) {
 		pid_t pid = fork();
-		long st;
 
-		if (pid == 0)
-			exit(child_handler_ok ? 0 : 1);
-		if (pid < 0)
-			err = 4;
-		else if (prep_mem)
-			err = 5;        /* parent_uses_lib did not run */
-		else if ((st = wait_deadline(pid, CHILD_DEADLINE_MS)) != EXITED(0))
-			err = st == EXITED(1) ? 6 : 7;
+		if (pid == 0) {
+			CHECK(child_handler_ok);
+			exit(0);
+		}
+		CHECK(pid > 0);
+		CHECK(!prep_mem);               /* parent_uses_lib ran */
+		CHECK(wait_deadline(pid, CHILD_DEADLINE_MS) == EXITED(0));
 		thr_sleep_ms(1);        /* the busy threads back at work */
 	}
 	atomic_store(&busy_stop, 1);
 	for (int k = 0; k < 2; k++)
 		pthread_join(t[k], &n[k]);
-	if (err)
-		return err;
-	if (!n[0] || !n[1])
-		return 8;               /* a busy thread failed at once */
-	return parent_handler_ran == LIB_FORKS ? 0 : 9;
+	CHECK(n[0] && n[1]);                    /* no busy thread failed at once */
+	CHECK(parent_handler_ran == LIB_FORKS);
+	return 0;
 }
 
 TEST(atfork_handlers_may_use_the_library)
