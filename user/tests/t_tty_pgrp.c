@@ -53,23 +53,22 @@ TEST(init_leads_session_1)
 
 static int child_ids(long parent_pgid)
 {
-	if (raw_getpgrp() != parent_pgid || raw_getsid(0) != 1)
-		return 1;
-	if (raw_setpgid(0, 0) != 0 || raw_getpgrp() != raw_getpid())
-		return 2;
+	CHECK(raw_getpgrp() == parent_pgid && raw_getsid(0) == 1);
+	CHECK(raw_setpgid(0, 0) == 0 && raw_getpgrp() == raw_getpid());
 	/* a grandchild inherits the new group */
 	long pid = raw_fork();
-	if (pid == 0)
-		raw_exit(raw_getpgrp() == raw_getppid() ? 0 : 3);
+	if (pid == 0) {
+		CHECK(raw_getpgrp() == raw_getppid());
+		raw_exit(0);
+	}
 	int st;
-	if (raw_wait4(pid, &st, 0, NULL) != pid || st != 0)
-		return 4;
+	CHECK(raw_wait4(pid, &st, 0, NULL) == pid && st == 0);
 	/* and execve keeps it: the program checks its own group */
 	char arg[16];
 	snprintf(arg, sizeof(arg), "%ld", raw_getpid());
 	char *argv[] = { "t_tty_pgrp", "pgid", arg, NULL };
 	raw_execve(T_DIR "t_tty_pgrp", argv, NULL);
-	return 5;
+	NOT_REACHED("execve should have run t_tty_pgrp pgid");
 }
 
 TEST(inherited_by_fork_kept_by_exec)
@@ -103,14 +102,10 @@ static int child_setsid(long arg)
 	int pg;
 	char c;
 
-	if (raw_setsid() != me || raw_getsid(0) != me || raw_getpgrp() != me)
-		return 1;
-	if (raw_setsid() != -EPERM)                     /* a group leader now */
-		return 2;
-	if (raw_ioctl(0, TIOCGPGRP, (long)&pg) != -ENOTTY)  /* no ctty */
-		return 3;
-	if (raw_ioctl(0, TIOCSPGRP, (long)&me) != -ENOTTY)
-		return 4;
+	CHECK(raw_setsid() == me && raw_getsid(0) == me && raw_getpgrp() == me);
+	CHECK(raw_setsid() == -EPERM);                  /* a group leader now */
+	CHECK(raw_ioctl(0, TIOCGPGRP, (long)&pg) == -ENOTTY);      /* no ctty */
+	CHECK(raw_ioctl(0, TIOCSPGRP, (long)&me) == -ENOTTY);
 	/* not our controlling terminal: no job control, reading is allowed
 	 * (VMIN 0 makes it return at once) */
 	struct termios t, r;
@@ -122,7 +117,8 @@ static int child_setsid(long arg)
 	raw_ioctl(0, TCSETS, (long)&r);
 	long n = raw_read(0, &c, 1);
 	raw_ioctl(0, TCSETS, (long)&t);
-	return n == 0 ? 0 : 5;
+	CHECK(n == 0);
+	return 0;
 }
 
 TEST(setsid)
@@ -193,9 +189,9 @@ static int child_background_read(long arg)
 	char c;
 
 	(void)arg;
-	if (raw_setpgid(0, 0) != 0)
-		return 1;
-	return raw_read(0, &c, 1) == -EIO ? 0 : 2;
+	CHECK(raw_setpgid(0, 0) == 0);
+	CHECK(raw_read(0, &c, 1) == -EIO);
+	return 0;
 }
 
 TEST(background_read_eio)
