@@ -163,7 +163,7 @@ static inline void *opaque(uintptr_t addr)
 /* A forked child's check. A child cannot FAIL its parent's case, so on a
  * false cond it prints where and what, under the case's name, and exits
  * T_CHILD_FAILED; the parent's EXPECT_STATUS then fails the case, and
- * make check adds the child's line to that FAIL line (tests/run.py,
+ * make check adds the child's line to that FAIL line (tests/user_tests.py,
  * CHILD_CHECK_RE). Not in a CLONE_VM thread: exit_group would end the
  * whole test program; a thread reports through memory. */
 #define T_CHILD_FAILED 126

@@ -8,7 +8,7 @@
  * an int3 whose SIGTRAP handler returns, and, in a forked child with no
  * handler, a page fault at KILLED_ADDR. The program checks what it can
  * see (the handlers ran, the child died of SIGSEGV); the console, which
- * only the harness sees, is checked by tests/run.py (CONSOLE_CHECKS):
+ * only the harness sees, is checked by tests/user_tests.py (CONSOLE_CHECKS):
  * exactly one fault line per child that died, the first's with
  * addr=KILLED_ADDR; two more children die of SIGILL (ud2) and SIGFPE (a
  * division by zero), whose lines give the instruction's address. */

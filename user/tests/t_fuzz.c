@@ -4,7 +4,7 @@
  * supervisor a child, the workers under it; afterwards no task but pid 1
  * and the kernel's books (free frames, tasks, every object cache, the
  * task cache emptied) exactly as before. A panic or a hang fails the
- * boot. tests/run.py runs it at -smp 1 and 4 only (USER_TEST_SMP). */
+ * boot. tests/user_tests.py runs it at -smp 1 and 4 only (USER_TEST_SMP). */
 #define T_PROG "t_fuzz"
 #include "t.h"
 #include "t_fuzz_seeds.h"

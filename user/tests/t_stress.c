@@ -2,7 +2,7 @@
  * (user/fuzz/stress.h): 40 s of threads, fork and exec, signals and
  * futexes at once, then every task killed and the kernel's books exactly
  * as before. The exec race (issue 11, bug 3) stays out until it is
- * fixed: `make stress STRESS_FLAGS=-e` runs it. tests/run.py runs this
+ * fixed: `make stress STRESS_FLAGS=-e` runs it. tests/user_tests.py runs this
  * at -smp 4 only (USER_TEST_SMP). */
 #define T_PROG "t_stress"
 #include "t.h"

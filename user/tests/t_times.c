@@ -12,7 +12,7 @@
  * host drops some of either: the cases that compare the two run pinned
  * to cpu0, the others spin until their own thread has been charged
  * (spin_charged) and compare only charged time with charged time. make
- * check boots it under -icount (tests/run.py, USER_TEST_ICOUNT), where
+ * check boots it under -icount (tests/user_tests.py, USER_TEST_ICOUNT), where
  * the tick follows the instruction count, not the host's clock. A
  * seed thread reaped by wait4 is charged to its reaper's children, as
  * in 2.5.31. Booted as init. */
