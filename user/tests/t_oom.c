@@ -62,13 +62,12 @@ static int hog_forever(long arg)
 	volatile char *p = map(HOG_BYTES);
 
 	(void)arg;
-	if (!p)
-		return 90;
+	CHECK(p != NULL);
 	for (unsigned long off = 0; off < HOG_BYTES; off += PAGE_SIZE) {
 		p[off] = 1;
 		sh->touched++;
 	}
-	return 91;                      /* 256 MiB did not run out */
+	NOT_REACHED("256 MiB should have run out (out of memory: SIGKILL)");
 }
 
 /* Takes all free frames but about MARGIN (its page tables counted),
@@ -78,8 +77,7 @@ static int hog_and_wait(long frames_free)
 	long n = frames_free - frames_free / 1024 - 2 - MARGIN;
 	volatile char *p = map((unsigned long)n * PAGE_SIZE);
 
-	if (!p)
-		return 90;
+	CHECK(p != NULL);
 	for (long i = 0; i < n; i++) {
 		p[i * PAGE_SIZE] = 1;
 		sh->touched++;
