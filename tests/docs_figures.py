@@ -191,9 +191,11 @@ RACE_BLOCK_RE = re.compile(r"^    \$ (make (?:race|replay) [^\n]*)\n((?:    (?!\
 def doc_make_race():
     """docs/races.md's make race and make replay blocks, as written: the
     lines each shows must come out, digits and all. Under -icount a seed's
-    run is the same every time; a change to the kernel or to race-demo
-    moves which seeds fail, and then the blocks are pasted anew from the
-    commands' output."""
+    run is the same every time; a change to the kernel, to race-demo or
+    to anything else in the initrd (the boot's instruction count) moves
+    which seeds fail, and then the blocks are pasted anew from the
+    commands' output. The GDB session's counter (docs/races.gdb compares
+    its lines with digits normalised) must be the failing replay's."""
     name = "docs/races.make_race"
     text = open(os.path.join(ROOT, "docs/races.md")).read()
     flags = open(os.path.join(ROOT, "tools", "icount.flags")).read().strip()
@@ -202,6 +204,12 @@ def doc_make_race():
     runs = RACE_BLOCK_RE.findall(text)
     if not runs:
         return [(name, "docs/races.md shows no `$ make race` or `$ make replay` block", None)]
+    lost = re.findall(r"counter = (\d+), [1-9]\d* lost", text)
+    shown = re.findall(r"^    \$1 = (\d+)$|^The counter is (\d+)|saw (\d+)\.", text, re.M)
+    shown = ["".join(m) for m in shown]
+    if len(set(lost)) != 1 or not shown or set(shown) != set(lost):
+        return [(name, "docs/races.md: the GDB session's counter %s is not the failing "
+                 "replay's %s" % (shown, lost), None)]
     return shown_lines_missing(name, runs, False)
 
 
