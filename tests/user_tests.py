@@ -31,18 +31,19 @@ LINUX_SMP_COUNTS = (1, 4, 8)
 
 INIT_EXIT_RE = re.compile(r"^init exited with status (\d+)$", re.M)
 
-# Programs that need more than QEMU_TIMEOUT on a loaded host: t_smp_futex's
-# 100,000-round ping-pong is up to 200,000 wake-ups of a halted vCPU,
-# each a host thread waking (docs/smp.md); still bounded, never a hang.
-# lx_pthread's 1,000 threads and 1,000 create/join rounds take ~30 s at
-# -smp 8 on a loaded 2-core host, and several times that when it is
-# busier still.
 # Programs that compare CPU time charged by the tick with ticks passed
 # boot under -icount (tools/icount.flags): the tick then comes from the
 # instruction count, not the host's clock, and a busy host cannot bunch
 # ticks up where the guest turns interrupts back on in the kernel (which
 # charged user spins as system time in a loaded make check).
 USER_TEST_ICOUNT = {"t_times"}
+
+# Programs that need more than QEMU_TIMEOUT on a loaded host: t_smp_futex's
+# 100,000-round ping-pong is up to 200,000 wake-ups of a halted vCPU,
+# each a host thread waking (docs/smp.md); still bounded, never a hang.
+# lx_pthread's 1,000 threads and 1,000 create/join rounds take ~30 s at
+# -smp 8 on a loaded 2-core host, and several times that when it is
+# busier still.
 USER_TEST_TIMEOUT = {"t_smp_futex": 300, "t_fuzz": 300, "t_stress": 200, "t_exhaust": 300,
                      "lx_pthread": 300}
 
