@@ -55,9 +55,6 @@ struct smp_config {
 
 /* ---- pure parsers (acpi_tables.c) ---- */
 
-/* Byte sum of len bytes is 0 (ACPI 5.2.5.3, MP 4.1, 4.2). */
-bool acpi_checksum_ok(const void *p, size_t len);
-
 /* Searches buf (len bytes) at 16-byte steps for a valid RSDP: "RSD PTR ",
  * the 20-byte checksum, and for revision >= 2 a length within the buffer
  * and the extended checksum. Returns its offset or -1. */

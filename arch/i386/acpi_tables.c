@@ -34,7 +34,8 @@ static bool sig_eq(const uint8_t *p, const char *sig, size_t n)
 	return true;
 }
 
-bool acpi_checksum_ok(const void *p, size_t len)
+/* Byte sum of len bytes is 0 (ACPI 5.2.5.3, MP 4.1, 4.2). */
+static bool acpi_checksum_ok(const void *p, size_t len)
 {
 	const uint8_t *b = p;
 	uint8_t sum = 0;

@@ -135,11 +135,6 @@ static inline struct desc encode_user(const struct user_desc *u, bool useable)
 	return d;
 }
 
-struct desc desc_from_user(const struct user_desc *u)
-{
-	return encode_user(u, true);
-}
-
 static unsigned desc_bit(const struct desc *d, uint32_t mask)
 {
 	return (d->b & mask) != 0;

@@ -51,9 +51,6 @@ static inline bool desc_empty(const struct desc *d)
 	return (d->a | d->b) == 0;
 }
 
-/* The seed's LDT_entry_a / LDT_entry_b: user_desc -> descriptor (DPL 3). */
-struct desc desc_from_user(const struct user_desc *u);
-
 /* get_thread_area's decoding: descriptor -> user_desc, every unused bit
  * zero (erratum 5), seg_32bit from bit 22 and limit_in_pages from bit 23
  * (erratum 2). An all-zero descriptor decodes as the "empty" one

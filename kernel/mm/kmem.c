@@ -20,7 +20,9 @@ static const char *const kmalloc_names[NR_KMALLOC] = {
 	"kmalloc-256", "kmalloc-512", "kmalloc-1024", "kmalloc-2048",
 };
 
-struct page *virt_to_page(const void *va)
+/* The descriptor of the frame holding kernel address va (panics if va is
+ * not in the kernel's mapping of RAM); page_address goes back. */
+static struct page *virt_to_page(const void *va)
 {
 	uint32_t pfn = V2P(va) >> PAGE_SHIFT;
 

@@ -21,10 +21,6 @@ struct page {
 	volatile int32_t refcount;  /* user page: mappings of it */
 };
 
-/* The descriptor of the frame holding kernel address va (panics if va is
- * not in the kernel's mapping of RAM); kmem.c's page_address goes back. */
-struct page *virt_to_page(const void *va);
-
 /* A user page: one zeroed frame with refcount 1 / one more mapping /
  * one less, freeing the frame at 0. */
 void *user_page_alloc(void);

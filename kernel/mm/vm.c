@@ -34,7 +34,10 @@ void vm_init(void)
 	objcache_init(&vma_cache, "vma", sizeof(struct vma), 8);
 }
 
-void vm_flush_range(struct mm *mm, uint32_t start, uint32_t end)
+/* Drops stale TLB entries for [start, end) of mm after its PTEs changed:
+ * this CPU's, when it runs mm (mm_active_here), and every other CPU's
+ * that does; the one place SMP TLB shootdown goes. */
+static void vm_flush_range(struct mm *mm, uint32_t start, uint32_t end)
 {
 	/* This CPU, then every other CPU running one of mm's threads (an
 	 * IPI, as Linux's flush_tlb_range), before the caller frees any

@@ -118,9 +118,5 @@ int vm_mprotect(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot);
 uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write);
 uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *shared);
 
-/* Drops stale TLB entries for [start, end) of mm after its PTEs changed:
- * this CPU's, when it runs mm (mm_active_here), and every other CPU's
- * that does; the one place SMP TLB shootdown goes. */
-void vm_flush_range(struct mm *mm, uint32_t start, uint32_t end);
 
 #endif
