@@ -17,8 +17,6 @@ void clock_init(void);              /* calibrate the TSC, start the tick */
 uint64_t clock_ticks(void);         /* the boot CPU's ticks since clock_init */
 uint64_t clock_ns(void);            /* TSC-based nanoseconds since boot */
 uint64_t clock_tsc_hz(void);        /* the calibrated TSC frequency */
-/* CLOCK_REALTIME: ns since the epoch (kernel/time.c; file times). */
-uint64_t clock_realtime_ns(void);
 
 /* Called from the timer interrupt, on every CPU: gives the scheduler its
  * tick; on the boot CPU also counts it and wakes timed sleepers. */

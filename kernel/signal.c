@@ -16,8 +16,11 @@
  *            unless the signal is ignored, and wakes or interrupts a task
  *            that will take it (signal_wake);
  *   notice:  signal_pending() says "a set bit is not blocked"; sleeping
- *            calls then return -EINTR or a restart code (restart.h), and every return to user mode
- *            (arch/i386/trap.c return_to_user_prepare) calls do_signal;
+ *            calls then return -EINTR or a restart code (restart.h). The
+ *            sender also sets the task's sigpending flag (Linux's
+ *            TIF_SIGPENDING, task.h), and a return to user mode that finds
+ *            it set (arch/i386/trap.c return_to_user_prepare) reads the
+ *            sets and calls do_signal;
  *   deliver: do_signal takes the bit and its siginfo off and ignores it,
  *            ends the thread group (the default action of most signals),
  *            or builds a handler frame on the user stack
@@ -42,7 +45,7 @@ static bool sighand_cache_ready;
 static struct spinlock sighand_cache_lock = SPINLOCK_INIT("sighand cache init");
 
 /* A zeroed sighand (every action SIG_DFL, nothing pending), one user. */
-static struct sighand *sighand_alloc(void)
+struct sighand *sighand_new(void)
 {
 	struct sighand *sh;
 
@@ -62,14 +65,9 @@ static struct sighand *sighand_alloc(void)
 	return sh;
 }
 
-struct sighand *sighand_new(void)
-{
-	return sighand_alloc();
-}
-
 struct sighand *sighand_copy(const struct sighand *sh)
 {
-	struct sighand *n = sighand_alloc();
+	struct sighand *n = sighand_new();
 	struct spinlock *lock = (struct spinlock *)&sh->lock;
 	uint32_t flags;
 
@@ -96,7 +94,7 @@ int sighand_unshare(struct task *t)
 
 	if (!old || __atomic_load_n(&old->refcount, __ATOMIC_SEQ_CST) == 1)
 		return 0;
-	if (!(n = sighand_alloc()))
+	if (!(n = sighand_new()))
 		return -ENOMEM;
 	/* Senders read t->sighand under tasklist_lock, so the switch is
 	 * atomic for them; the old lock keeps the copy whole. What was
@@ -138,6 +136,44 @@ int signals_exec_reset(struct task *t)
 	return err;
 }
 
+/* ---- siginfo slots (signal.h) ---- */
+
+/* Keeps info for a signal about to be set in set (its bit is clear).
+ * Stale slots are freed first, so no old slot can come back to life with
+ * the bit. No free slot: the information is lost, not the signal. */
+static void sigpending_save(struct sigpending *set, const struct ksiginfo *info)
+{
+	struct ksiginfo *free = NULL;
+
+	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
+		struct ksiginfo *s = &set->slots[i];
+		if (s->signo && !(set->signals & SIGMASK(s->signo)))
+			s->signo = 0;
+		if (!s->signo && !free)
+			free = s;
+	}
+	if (free)
+		*free = *info;
+}
+
+/* Takes sig (pending in set) off, with its siginfo. No slot: Linux's
+ * collect_signal answers SI_USER from pid 0 ("we must have been out of
+ * queue space"). */
+static void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->signo = sig;
+	info->code = SI_USER;
+	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
+		if (set->slots[i].signo == sig) {
+			*info = set->slots[i];
+			set->slots[i].signo = 0;
+			break;
+		}
+	}
+	set->signals &= ~SIGMASK(sig);
+}
+
 /* ---- taking pending signals (do_signal and rt_sigtimedwait) ---- */
 
 /* The lowest-numbered signal of a non-empty set (bit sig-1), one 32-bit
@@ -154,8 +190,8 @@ static int lowest_signal(uint64_t set)
  * (do_group_exit sends it to every other thread) no handler should run
  * before it. Then, as Linux's dequeue_signal, the task's own set before
  * the group's, lowest number first. sighand->lock held. */
-static int dequeue_signal_locked(struct task *t, struct sighand *sh,
-				 uint64_t allowed, struct ksiginfo *info)
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+			  uint64_t allowed, struct ksiginfo *info)
 {
 	struct sigpending *sets[2] = { &t->pending, &sh->shared_pending };
 
@@ -175,20 +211,6 @@ static int dequeue_signal_locked(struct task *t, struct sighand *sh,
 		}
 	}
 	return 0;
-}
-
-int signal_dequeue(uint64_t set, struct ksiginfo *info)
-{
-	struct sighand *sh = current->sighand;
-	uint32_t flags;
-	int sig;
-
-	if (!sh)
-		return 0;
-	flags = spin_lock_irqsave(&sh->lock);
-	sig = dequeue_signal_locked(current, sh, set, info);
-	spin_unlock_irqrestore(&sh->lock, flags);
-	return sig;
 }
 
 /* ---- actions ---- */
@@ -240,44 +262,6 @@ void signal_install_action(int sig, const struct k_sigaction *act,
 	}
 	spin_unlock(&sh->lock);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
-}
-
-/* ---- siginfo slots (signal.h) ---- */
-
-/* Keeps info for a signal about to be set in set (its bit is clear).
- * Stale slots are freed first, so no old slot can come back to life with
- * the bit. No free slot: the information is lost, not the signal. */
-static void sigpending_save(struct sigpending *set, const struct ksiginfo *info)
-{
-	struct ksiginfo *free = NULL;
-
-	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
-		struct ksiginfo *s = &set->slots[i];
-		if (s->signo && !(set->signals & SIGMASK(s->signo)))
-			s->signo = 0;
-		if (!s->signo && !free)
-			free = s;
-	}
-	if (free)
-		*free = *info;
-}
-
-/* Takes sig (pending in set) off, with its siginfo. No slot: Linux's
- * collect_signal answers SI_USER from pid 0 ("we must have been out of
- * queue space"). */
-void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->signo = sig;
-	info->code = SI_USER;
-	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
-		if (set->slots[i].signo == sig) {
-			*info = set->slots[i];
-			set->slots[i].signo = 0;
-			break;
-		}
-	}
-	set->signals &= ~SIGMASK(sig);
 }
 
 /* ---- sending ---- */
@@ -364,6 +348,8 @@ static bool queue_signal_locked(struct sighand *sh, struct sigpending *set,
 		return false;
 	sigpending_save(set, info);
 	set->signals |= m;
+	if (set == &t->pending)
+		set_sigpending(t);      /* the group's set needs none */
 	return true;
 }
 
@@ -484,6 +470,7 @@ void force_signal_info(struct task *t, const struct ksiginfo *info)
 		sigpending_save(&t->pending, info);
 		t->pending.signals |= SIGMASK(sig);
 	}
+	set_sigpending(t);
 	spin_unlock_irqrestore(&sh->lock, flags);
 	signal_wake(t);
 }
@@ -519,14 +506,18 @@ static void force_sigsegv(int sig)
 void signal_set_blocked(uint64_t mask)
 {
 	struct task *t = current;
+	uint64_t lifted;
 	uint32_t flags;
 
-	if (!t->sighand) {
-		t->blocked = mask & ~SIG_UNBLOCKABLE;
-		return;
-	}
+	/* Only a task in a system call sets its mask, and every user task
+	 * has a sighand (init.c, fork.c); kernel threads make no calls. */
 	flags = spin_lock_irqsave(&t->sighand->lock);
+	lifted = t->blocked & ~mask;
 	t->blocked = mask & ~SIG_UNBLOCKABLE;
+	/* A signal it unblocks may be pending (Linux's recalc_sigpending):
+	 * its return path is to look. */
+	if (lifted & (t->pending.signals | t->sighand->shared_pending.signals))
+		set_sigpending(t);
 	spin_unlock_irqrestore(&t->sighand->lock, flags);
 }
 

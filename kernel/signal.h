@@ -123,9 +123,6 @@ int send_signal_group(struct task *t, int sig);
  * pgid 0, to every process but init and the caller's (kill(-1)); takes
  * tasklist_lock. 0, or -ESRCH if none was found. */
 long kill_many(int pgid, const struct ksiginfo *info);
-/* sig (SI_KERNEL) to every process of process group pgid (the tty's
- * ^C; compat/linux/signal_linux.c). */
-long kill_pgrp(int pgid, int sig);
 /* A synchronous fault in user mode: unblock and, if ignored, reset the
  * signal so the task cannot loop on the faulting instruction, then send
  * it (the _info form with the fault's siginfo; the plain one SI_KERNEL). */
@@ -148,20 +145,12 @@ bool sig_is_stop(int sig);
 void do_signal(struct trapframe *tf);
 /* current's mask becomes mask (minus SIGKILL and SIGSTOP). */
 void signal_set_blocked(uint64_t mask);
-/* A temporary mask for the length of one call (rt_sigsuspend, ppoll,
- * pselect6; Linux's set_user_sigmask): the user's 8-byte mask at umask
- * is put in force and the current one kept as saved_sigmask. 0, -EINVAL
- * (sigsetsize not 8), -EFAULT. */
-long sigmask_set_temporary(uint32_t umask, uint32_t sigsetsize);
-/* After such a call: the saved mask back now, unless the call returns
- * result -ERESTARTNOHAND (a signal came), when it goes back on the way
- * out (Linux's restore_saved_sigmask_unless). */
-void sigmask_restore_unless_interrupted(long result);
-/* Takes sig (pending in set) off set, with its siginfo (signal.c). */
-void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info);
-/* Takes a pending signal of set (the task's own first, lowest number
- * first) off current's pending sets, for rt_sigtimedwait; 0 if none. */
-int signal_dequeue(uint64_t set, struct ksiginfo *info);
+/* Takes the next signal of allowed off t's pending sets, with its
+ * siginfo: SIGKILL first, then t's own set before the group's, lowest
+ * number first; 0 if none. sighand->lock held (do_signal,
+ * rt_sigtimedwait). */
+int dequeue_signal_locked(struct task *t, struct sighand *sh,
+			  uint64_t allowed, struct ksiginfo *info);
 /* struct k_sigaction's mask as one set, and back. */
 static inline uint64_t sigaction_mask(const struct k_sigaction *ka)
 {

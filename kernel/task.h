@@ -88,6 +88,15 @@ struct task {
 	/* signals (kernel/signal.c) */
 	struct sigpending pending;      /* for this task (tgkill, faults) */
 	uint64_t blocked;               /* the signal mask */
+	/* Linux's TIF_SIGPENDING: "look at the sets on the way to user
+	 * mode". Set (set_sigpending) with every signal queued for this
+	 * task alone, every mask that unblocks a pending signal, every
+	 * stop asked of it; cleared only by its own return path
+	 * (return_to_user_prepare), just before that reads the sets. The
+	 * group's set needs no flag: that path reads it anyway
+	 * (group_signal_queued). So signal_pending() is never true while
+	 * neither says so, except inside that path's one check. */
+	bool sigpending;
 
 	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2): a
 	 * user address (0: none); 0 is written there when this task releases
@@ -128,6 +137,31 @@ static inline bool signal_pending(const struct task *t)
 	pending = *(const volatile uint64_t *)&t->pending.signals |
 		  *(const volatile uint64_t *)&sh->shared_pending.signals;
 	return pending && (pending & ~*(const volatile uint64_t *)&t->blocked) != 0;
+}
+
+/* Is anything queued for t's group (blocked or not)? Read on every
+ * return to user mode, with t->sigpending: a group's signal flags no
+ * thread, since the set is also a CLONE_SIGHAND partner process's
+ * (signal.h), which no sender knows of. Only for a user task: every
+ * one has a sighand (init.c, fork.c). */
+static inline bool group_signal_queued(const struct task *t)
+{
+	return *(const volatile uint64_t *)&t->sighand->shared_pending.signals != 0;
+}
+
+/* Flags t for its return path: called after the set or mask it is for
+ * is written, which the release store orders first. */
+static inline void set_sigpending(struct task *t)
+{
+	__atomic_store_n(&t->sigpending, true, __ATOMIC_RELEASE);
+}
+
+/* The return path's clear, before it reads the sets. A full barrier (SDM
+ * Vol. 3A 8.2.3.4: a load may pass an older store): a sender whose bit
+ * this read misses stores the flag after this store, so it stays set. */
+static inline void sigpending_take(struct task *t)
+{
+	__atomic_store_n(&t->sigpending, false, __ATOMIC_SEQ_CST);
 }
 
 /* kernel/task.c */

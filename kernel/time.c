@@ -28,12 +28,6 @@ void time_init(void)
 	boot_epoch_ns = rtc_read_epoch() * NSEC_PER_SEC;
 }
 
-/* CLOCK_REALTIME in ns (file times: compat/linux/fs/inode.c). */
-uint64_t clock_realtime_ns(void)
-{
-	return boot_epoch_ns + clock_ns();
-}
-
 uint64_t time_add_sat(uint64_t a, uint64_t b)
 {
 	return a > TIME_NS_MAX - b ? TIME_NS_MAX : a + b;

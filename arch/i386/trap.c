@@ -204,36 +204,56 @@ static void page_fault(struct trapframe *tf)
 	panic_trap(tf);
 }
 
-/* Everything that must happen before a return to ring 3: a pending
- * reschedule, then signals. Called with interrupts in any state; the
- * last check is made, and the function returns, with them off (iret turns
- * them on in user mode), as Linux's work_pending loop in entry.S: a
- * reschedule IPI or a signal's kick that came after a check made with
- * them on would be taken here, in kernel mode, and not acted on before
- * this CPU's next tick. */
-void return_to_user_prepare(struct trapframe *tf)
+/* The work before a return to ring 3, until there is none (Linux's
+ * exit_to_user_mode_loop): a pending reschedule, then signals. Returns
+ * with interrupts off. Not inline: its registers and frame would cost
+ * the common case, which has nothing to do (return_to_user_prepare). */
+static __attribute__((noinline)) void return_to_user_work(struct trapframe *tf, struct task *t)
 {
-	struct task *t = current;       /* the same task after schedule() */
-
 	for (;;) {
 		cli();
 		if (need_resched()) {
 			schedule();             /* returns with interrupts on */
 			continue;
 		}
+		if (!t->sigpending && !group_signal_queued(t))
+			return;
+		/* Cleared before the sets are read: a signal queued after
+		 * the read flags us again (sigpending_take, task.h). */
+		sigpending_take(t);
 		/* A saved mask with nothing pending: rt_sigsuspend's
 		 * signal was taken by another thread. do_signal puts the
 		 * caller's mask back before the call returns or restarts. */
 		if (signal_pending(t) || linux_saved_sigmask_pending(t)) {
+			set_sigpending(t);      /* look again after this one */
 			sti();
 			do_signal(tf);
 			continue;
 		}
 		/* No handler is to run now: an interrupted call whose
-		 * result says "restart" is made again (compat/linux/restart.h). */
+		 * result says "restart" is made again (compat/linux/restart.h).
+		 * Such a call saw signal_pending(), so the flag was set. */
 		linux_restart_no_handler(tf);
 		return;
 	}
+}
+
+/* Everything that must happen before a return to ring 3. Called with
+ * interrupts in any state; the last check is made, and the function
+ * returns, with them off (iret turns them on in user mode), as Linux's
+ * work_pending loop in entry.S: a reschedule IPI or a signal's kick that
+ * came after a check made with them on would be taken here, in kernel
+ * mode, and not acted on before this CPU's next tick. The common case
+ * is no work: no reschedule asked, nothing flagged (t->sigpending,
+ * Linux's TIF_SIGPENDING) and nothing queued for the group - a few
+ * loads, as Linux's _TIF_WORK_MASK test in exit_to_user_mode_prepare. */
+void return_to_user_prepare(struct trapframe *tf)
+{
+	struct task *t = current;       /* the same task after schedule() */
+
+	cli();
+	if (need_resched() || t->sigpending || group_signal_queued(t))
+		return_to_user_work(tf, t);
 }
 
 void timer_interrupt(struct trapframe *tf)

@@ -4,6 +4,7 @@
  * and df, and the memory checks of Linux's own tests. Every figure is
  * one Spindle keeps; what Spindle does not have (swap, buffers, nice,
  * I/O wait, interrupts by line) is 0, as on a Linux without it. */
+#include "compat/linux/layer.h"
 #include "kernel/kinfo.h"
 #include "kernel/clock.h"
 #include "compat/linux/cputime.h"
@@ -126,7 +127,7 @@ static void gen_stat(struct kbuf *b)
 	count_tasks_by_state(&running, &total, &blocked, &last);
 	kb_printf(b, "ctxt %llu\n", (unsigned long long)ctxt);
 	kb_printf(b, "btime %llu\n",
-		  (unsigned long long)((clock_realtime_ns() - clock_ns()) / NSEC_PER_SEC));
+		  (unsigned long long)((realtime_ns() - clock_ns()) / NSEC_PER_SEC));
 	kb_printf(b, "procs_running %d\n", running);
 	kb_printf(b, "procs_blocked %d\n", blocked);
 }

@@ -23,4 +23,21 @@ void rlimit_init_defaults(struct rlimit *r);
  * session sid, when sid >= 0)? tasklist_lock held. */
 bool pgrp_exists_locked(int pgid, int sid);
 
+/* compat/linux/time_linux.c: CLOCK_REALTIME in ns since the epoch
+ * (gettimeofday, file times, /proc/stat's btime). */
+uint64_t realtime_ns(void);
+
+/* sig (SI_KERNEL) to every process of process group pgid (the tty's
+ * ^C; compat/linux/signal_linux.c). */
+long kill_pgrp(int pgid, int sig);
+/* A temporary mask for the length of one call (rt_sigsuspend, ppoll,
+ * pselect6; Linux's set_user_sigmask): the user's 8-byte mask at umask
+ * is put in force and the current one kept as saved_sigmask. 0, -EINVAL
+ * (sigsetsize not 8), -EFAULT. */
+long sigmask_set_temporary(uint32_t umask, uint32_t sigsetsize);
+/* After such a call: the saved mask back now, unless the call returns
+ * result -ERESTARTNOHAND (a signal came), when it goes back on the way
+ * out (Linux's restore_saved_sigmask_unless). */
+void sigmask_restore_unless_interrupted(long result);
+
 #endif

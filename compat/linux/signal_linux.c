@@ -2,6 +2,7 @@
  * seed ABI has no need of: a signal to a process group from the
  * terminal (kill_pgrp, for ^C and ^Z), and tkill 238. kill(2) with a
  * process group is the core's kill_many, which asks linux_pgid. */
+#include "compat/linux/layer.h"
 #include "kernel/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"

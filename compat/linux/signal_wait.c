@@ -7,6 +7,7 @@
  * any signal it does not block. rt_sigtimedwait unblocks the signals it
  * waits for while it sleeps, so that they wake it, and takes them off
  * the pending sets itself instead of letting a handler run. */
+#include "compat/linux/layer.h"
 #include "kernel/signal.h"
 #include "kernel/panic.h"
 #include "kernel/clock.h"
@@ -20,6 +21,21 @@
 #include "lib/string.h"
 
 #define NSEC_PER_SEC 1000000000ll
+
+/* Takes a pending signal of set off current's pending sets; 0 if none. */
+static int signal_dequeue(uint64_t set, struct ksiginfo *info)
+{
+	struct sighand *sh = current->sighand;
+	uint32_t flags;
+	int sig;
+
+	if (!sh)
+		return 0;
+	flags = spin_lock_irqsave(&sh->lock);
+	sig = dequeue_signal_locked(current, sh, set, info);
+	spin_unlock_irqrestore(&sh->lock, flags);
+	return sig;
+}
 
 /* rt_sigpending(set, sigsetsize): the blocked signals pending for the
  * thread or its process. As Linux, a size up to 8 is allowed and that

@@ -3,6 +3,7 @@
  * gettimeofday and time, the CPU-time clocks, and the restart of an
  * interrupted nanosleep (compat/linux/restart.h). The core's nanosleep
  * and clock_gettime are in kernel/time.c. */
+#include "compat/linux/layer.h"
 #include "kernel/clock.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
@@ -95,11 +96,19 @@ LINUX_SYSCALL(SYS_clock_getres_time64, clock_getres_time64)
 	return do_getres((int)arg[0], arg[1], true);
 }
 
+uint64_t realtime_ns(void)
+{
+	uint64_t ns;
+
+	clock_now(CLOCK_REALTIME, &ns);         /* a valid clock: 0 */
+	return ns;
+}
+
 /* gettimeofday(tv, tz): either may be NULL; the time zone is UTC's
  * (struct timezone: minutes west 0, no DST). */
 LINUX_SYSCALL(SYS_gettimeofday, gettimeofday)
 {
-	uint64_t now = clock_realtime_ns();
+	uint64_t now = realtime_ns();
 	struct timeval tv = { (long)(now / NSEC_PER_SEC), (long)(now % NSEC_PER_SEC / 1000) };
 	int tz[2] = { 0, 0 };
 
@@ -113,7 +122,7 @@ LINUX_SYSCALL(SYS_gettimeofday, gettimeofday)
 /* time(tloc): the seconds since 1970, also stored at tloc if not NULL. */
 LINUX_SYSCALL(SYS_time, time)
 {
-	long secs = (long)(clock_realtime_ns() / NSEC_PER_SEC);
+	long secs = (long)(realtime_ns() / NSEC_PER_SEC);
 
 	if (arg[0] && copy_to_user(arg[0], &secs, sizeof(secs)))
 		return -EFAULT;

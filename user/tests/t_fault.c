@@ -569,6 +569,8 @@ int main(void)
 	RUN(handler_mask);
 	RUN(registers_preserved_across_a_handler);
 	RUN(blocked_signal_waits_for_unblock);
+	RUN(blocked_thread_signal_waits_for_unblock);
+	RUN(signal_raised_in_its_handler_runs_after_sigreturn);
 	RUN(sigprocmask_how);
 	RUN(sigprocmask_errors);
 	RUN(sigkill_and_sigstop_cannot_be_blocked);

@@ -24,6 +24,43 @@ TEST(blocked_signal_waits_for_unblock)
 	install(SIGUSR1, SIG_DFL, 0, 0);
 }
 
+/* The same for a signal sent to the thread itself (tgkill): it waits in
+ * the thread's own set, which only the unblocking call's flag
+ * (set_sigpending, kernel/signal.c signal_set_blocked) makes the return
+ * path look at. */
+TEST(blocked_thread_signal_waits_for_unblock)
+{
+	unsigned long long set = SIGBIT(SIGUSR1);
+
+	handled = 0;
+	EXPECT_EQ(install(SIGUSR1, count_handler, SA_RESTORER, 0), 0);
+	EXPECT_EQ(raw_rt_sigprocmask(SIG_BLOCK, &set, NULL, SIGSET_SIZE), 0);
+	EXPECT_EQ(raw_tgkill(raw_getpid(), raw_gettid(), SIGUSR1), 0);
+	yield_n(5);
+	EXPECT_EQ(handled, 0);
+	EXPECT_EQ(raw_rt_sigprocmask(SIG_UNBLOCK, &set, NULL, SIGSET_SIZE), 0);
+	EXPECT_EQ(handled, 1);          /* delivered before sigprocmask returned */
+	install(SIGUSR1, SIG_DFL, 0, 0);
+}
+
+/* A handler sends its own signal to its thread again: blocked while it
+ * runs, the second one is pending when rt_sigreturn lifts the mask, and
+ * runs before the code the first one interrupted goes on. */
+static void reraise_once_handler(int sig)
+{
+	if (++handled == 1)
+		raw_tgkill(raw_getpid(), raw_gettid(), sig);
+}
+
+TEST(signal_raised_in_its_handler_runs_after_sigreturn)
+{
+	handled = 0;
+	EXPECT_EQ(install(SIGUSR1, reraise_once_handler, SA_RESTORER, 0), 0);
+	EXPECT_EQ(raw_tgkill(raw_getpid(), raw_gettid(), SIGUSR1), 0);
+	EXPECT_EQ(handled, 2);
+	install(SIGUSR1, SIG_DFL, 0, 0);
+}
+
 TEST(sigprocmask_how)
 {
 	unsigned long long a = SIGBIT(SIGUSR1) | SIGBIT(SIGUSR2), b = SIGBIT(SIGUSR2), m;

@@ -1,6 +1,7 @@
 /* compat/linux/fs/inode.c - inodes, the per-process fs context, and the
  * start of the file systems (vfs.h). */
 #include "compat/linux/fs/vfs.h"
+#include "compat/linux/layer.h"
 #include "kernel/clock.h"
 #include "kernel/file.h"
 #include "kernel/panic.h"
@@ -16,7 +17,7 @@ static uint32_t next_ino = 1;   /* the root is 1 ... */
 
 uint64_t fs_now(void)
 {
-	return clock_realtime_ns();
+	return realtime_ns();
 }
 
 struct inode *inode_new(uint32_t dev, uint32_t mode, const struct inode_ops *iop,

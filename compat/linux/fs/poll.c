@@ -22,6 +22,7 @@
  * with -EINTR if a handler runs, SA_RESTART or not; after a stop and
  * SIGCONT the call goes on, to the same deadline (Linux's sys_poll and
  * do_restart_poll; compat/linux/restart.h). */
+#include "compat/linux/layer.h"
 #include "compat/linux/fs/vfs.h"
 #include "compat/linux/fs/poll.h"
 #include "kernel/clock.h"

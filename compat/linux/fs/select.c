@@ -15,6 +15,7 @@
  * clear); the time left goes back to the timeout (poll.h
  * poll_timeout_finish). A signal ends the wait: -EINTR after a handler,
  * the call again (with the time left) after a stop. */
+#include "compat/linux/layer.h"
 #include "compat/linux/fs/poll.h"
 #include "kernel/file.h"
 #include "compat/linux/restart.h"
