@@ -16,11 +16,12 @@
  *            unless the signal is ignored, and wakes or interrupts a task
  *            that will take it (signal_wake);
  *   notice:  signal_pending() says "a set bit is not blocked"; sleeping
- *            calls then return -EINTR or a restart code (restart.h). The
- *            sender also sets the task's sigpending flag (Linux's
- *            TIF_SIGPENDING, task.h), and a return to user mode that finds
- *            it set (arch/i386/trap.c return_to_user_prepare) reads the
- *            sets and calls do_signal;
+ *            calls then return -EINTR or a restart code (restart.h). A
+ *            signal for the task alone also sets its tif_sigpending flag
+ *            (Linux's TIF_SIGPENDING, task.h); a return to user mode that
+ *            finds the flag set or the group's set not empty
+ *            (arch/i386/trap.c return_to_user_prepare) reads the sets and
+ *            calls do_signal;
  *   deliver: do_signal takes the bit and its siginfo off and ignores it,
  *            ends the thread group (the default action of most signals),
  *            or builds a handler frame on the user stack
@@ -349,7 +350,7 @@ static bool queue_signal_locked(struct sighand *sh, struct sigpending *set,
 	sigpending_save(set, info);
 	set->signals |= m;
 	if (set == &t->pending)
-		set_sigpending(t);      /* the group's set needs none */
+		set_tif_sigpending(t);  /* the group's set needs none */
 	return true;
 }
 
@@ -470,7 +471,7 @@ void force_signal_info(struct task *t, const struct ksiginfo *info)
 		sigpending_save(&t->pending, info);
 		t->pending.signals |= SIGMASK(sig);
 	}
-	set_sigpending(t);
+	set_tif_sigpending(t);
 	spin_unlock_irqrestore(&sh->lock, flags);
 	signal_wake(t);
 }
@@ -506,18 +507,15 @@ static void force_sigsegv(int sig)
 void signal_set_blocked(uint64_t mask)
 {
 	struct task *t = current;
-	uint64_t lifted;
 	uint32_t flags;
 
 	/* Only a task in a system call sets its mask, and every user task
 	 * has a sighand (init.c, fork.c); kernel threads make no calls. */
 	flags = spin_lock_irqsave(&t->sighand->lock);
-	lifted = t->blocked & ~mask;
 	t->blocked = mask & ~SIG_UNBLOCKABLE;
-	/* A signal it unblocks may be pending (Linux's recalc_sigpending):
-	 * its return path is to look. */
-	if (lifted & (t->pending.signals | t->sighand->shared_pending.signals))
-		set_sigpending(t);
+	/* Linux's recalc_sigpending: if a signal this unblocks is pending,
+	 * signal_pending() flags the return path to look (task.h). */
+	(void)signal_pending(t);
 	spin_unlock_irqrestore(&t->sighand->lock, flags);
 }
 

@@ -89,14 +89,13 @@ struct task {
 	struct sigpending pending;      /* for this task (tgkill, faults) */
 	uint64_t blocked;               /* the signal mask */
 	/* Linux's TIF_SIGPENDING: "look at the sets on the way to user
-	 * mode". Set (set_sigpending) with every signal queued for this
+	 * mode". Set (set_tif_sigpending) with every signal queued for this
 	 * task alone, every mask that unblocks a pending signal, every
-	 * stop asked of it; cleared only by its own return path
-	 * (return_to_user_prepare), just before that reads the sets. The
-	 * group's set needs no flag: that path reads it anyway
-	 * (group_signal_queued). So signal_pending() is never true while
-	 * neither says so, except inside that path's one check. */
-	bool sigpending;
+	 * stop asked of it, and by every signal_pending() that says yes;
+	 * cleared only by its own return path (return_to_user_prepare),
+	 * just before that reads the sets. The group's set needs no flag:
+	 * that path reads it anyway (group_signal_queued). */
+	bool tif_sigpending;
 
 	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2): a
 	 * user address (0: none); 0 is written there when this task releases
@@ -120,27 +119,8 @@ static inline struct task *current_task(void)
 }
 #define current current_task()
 
-/* Has t a signal it does not block (its own or its group's), or a job
- * control stop to take, on its way to user mode? Inline: every return to
- * user mode asks (return_to_user_prepare). The sets are read without a
- * lock; each 32-bit half is read in one access, and a bit lives in one
- * half, so every bit seen is either its old or its new value. */
-static inline bool signal_pending(const struct task *t)
-{
-	const struct sighand *sh = t->sighand;
-	uint64_t pending;
-
-	if (!sh)
-		return false;           /* kernel threads take no signals */
-	if (linux_jobstop_pending(t))
-		return true;            /* to stop, on the way to user mode */
-	pending = *(const volatile uint64_t *)&t->pending.signals |
-		  *(const volatile uint64_t *)&sh->shared_pending.signals;
-	return pending && (pending & ~*(const volatile uint64_t *)&t->blocked) != 0;
-}
-
 /* Is anything queued for t's group (blocked or not)? Read on every
- * return to user mode, with t->sigpending: a group's signal flags no
+ * return to user mode, with t->tif_sigpending: a group's signal flags no
  * thread, since the set is also a CLONE_SIGHAND partner process's
  * (signal.h), which no sender knows of. Only for a user task: every
  * one has a sighand (init.c, fork.c). */
@@ -151,17 +131,43 @@ static inline bool group_signal_queued(const struct task *t)
 
 /* Flags t for its return path: called after the set or mask it is for
  * is written, which the release store orders first. */
-static inline void set_sigpending(struct task *t)
+static inline void set_tif_sigpending(struct task *t)
 {
-	__atomic_store_n(&t->sigpending, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->tif_sigpending, true, __ATOMIC_RELEASE);
 }
 
 /* The return path's clear, before it reads the sets. A full barrier (SDM
  * Vol. 3A 8.2.3.4: a load may pass an older store): a sender whose bit
  * this read misses stores the flag after this store, so it stays set. */
-static inline void sigpending_take(struct task *t)
+static inline void clear_tif_sigpending(struct task *t)
 {
-	__atomic_store_n(&t->sigpending, false, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&t->tif_sigpending, false, __ATOMIC_SEQ_CST);
+}
+
+/* Has t a signal it does not block (its own or its group's), or a job
+ * control stop to take, on its way to user mode? t is current: every
+ * interruptible sleep asks, and the return path when there is work. The
+ * sets are read without a lock; each 32-bit half is read in one access,
+ * and a bit lives in one half, so every bit seen is either its old or
+ * its new value. A yes also flags t's return path: a call that saw it
+ * and returns -EINTR or a restart code is then looked at on its way out
+ * (arch/i386/trap.c), even when another thread has taken the group's
+ * signal meanwhile. (Linux's signal_pending tests TIF_SIGPENDING itself,
+ * so the two always agree there too.) */
+static inline bool signal_pending(struct task *t)
+{
+	const struct sighand *sh = t->sighand;
+	uint64_t pending;
+
+	if (!sh)
+		return false;           /* kernel threads take no signals */
+	pending = *(const volatile uint64_t *)&t->pending.signals |
+		  *(const volatile uint64_t *)&sh->shared_pending.signals;
+	/* A job-control stop to take is the layer's (compat/linux/jobctl.c). */
+	if (!linux_jobstop_pending(t) && !(pending & ~*(const volatile uint64_t *)&t->blocked))
+		return false;
+	set_tif_sigpending(t);
+	return true;
 }
 
 /* kernel/task.c */

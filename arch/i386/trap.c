@@ -216,16 +216,16 @@ static __attribute__((noinline)) void return_to_user_work(struct trapframe *tf, 
 			schedule();             /* returns with interrupts on */
 			continue;
 		}
-		if (!t->sigpending && !group_signal_queued(t))
+		if (!t->tif_sigpending && !group_signal_queued(t))
 			return;
 		/* Cleared before the sets are read: a signal queued after
-		 * the read flags us again (sigpending_take, task.h). */
-		sigpending_take(t);
+		 * the read flags us again (clear_tif_sigpending, task.h). */
+		clear_tif_sigpending(t);
 		/* A saved mask with nothing pending: rt_sigsuspend's
 		 * signal was taken by another thread. do_signal puts the
 		 * caller's mask back before the call returns or restarts. */
 		if (signal_pending(t) || linux_saved_sigmask_pending(t)) {
-			set_sigpending(t);      /* look again after this one */
+			set_tif_sigpending(t);  /* look again after this one */
 			sti();
 			do_signal(tf);
 			continue;
@@ -244,7 +244,7 @@ static __attribute__((noinline)) void return_to_user_work(struct trapframe *tf, 
  * work_pending loop in entry.S: a reschedule IPI or a signal's kick that
  * came after a check made with them on would be taken here, in kernel
  * mode, and not acted on before this CPU's next tick. The common case
- * is no work: no reschedule asked, nothing flagged (t->sigpending,
+ * is no work: no reschedule asked, nothing flagged (t->tif_sigpending,
  * Linux's TIF_SIGPENDING) and nothing queued for the group - a few
  * loads, as Linux's _TIF_WORK_MASK test in exit_to_user_mode_prepare. */
 void return_to_user_prepare(struct trapframe *tf)
@@ -252,7 +252,7 @@ void return_to_user_prepare(struct trapframe *tf)
 	struct task *t = current;       /* the same task after schedule() */
 
 	cli();
-	if (need_resched() || t->sigpending || group_signal_queued(t))
+	if (need_resched() || t->tif_sigpending || group_signal_queued(t))
 		return_to_user_work(tf, t);
 }
 

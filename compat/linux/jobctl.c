@@ -201,7 +201,7 @@ void linux_do_stop(int sig)
 		do {
 			if (o->sighand == sh && alive(o)) {
 				o->lx.jobstop = JOBSTOP_PENDING;
-				set_sigpending(o);
+				set_tif_sigpending(o);
 				if (o != t)
 					signal_wake(o);         /* to its return path */
 			}

@@ -25,9 +25,8 @@ TEST(blocked_signal_waits_for_unblock)
 }
 
 /* The same for a signal sent to the thread itself (tgkill): it waits in
- * the thread's own set, which only the unblocking call's flag
- * (set_sigpending, kernel/signal.c signal_set_blocked) makes the return
- * path look at. */
+ * the thread's own set, which the return path looks at only once the
+ * unblocking call has flagged it (signal_set_blocked, kernel/signal.c). */
 TEST(blocked_thread_signal_waits_for_unblock)
 {
 	unsigned long long set = SIGBIT(SIGUSR1);
