@@ -183,7 +183,11 @@ long tty_job_check(int sig)
 		return -EIO;
 	kill_pgrp(current->lx.pgid, sig);
 	/* Made again once the process is continued (Linux's
-	 * __tty_check_change): it may be in the foreground by then. */
+	 * __tty_check_change): it may be in the foreground by then. This
+	 * call decided on a restart without signal_pending(), so it flags
+	 * its own return path, which must see the code even if another
+	 * thread takes the signal first (kernel/task.h). */
+	set_tif_sigpending(current);
 	return -ERESTARTSYS;
 }
 
