@@ -5,6 +5,7 @@
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "arch/i386/uaccess.h"
+#include "compat/linux/layer.h"
 #include "lib/string.h"
 
 
@@ -177,19 +178,27 @@ static const struct rlimit init_rlimits[RLIM_NLIMITS] = {
 	[15] = RLIM_INF,
 };
 
-/* One copy of a constant table: a new task struct pays little for
- * limits that clone then overwrites with its parent's. */
+/* One copy of a constant table, for a task that has no parent to copy
+ * (an idle task, a kernel thread: linux_task_init). */
 void rlimit_init_defaults(struct rlimit *r)
 {
 	memcpy(r, init_rlimits, sizeof(init_rlimits));
 }
 
+struct rlimit *task_rlimits(struct task *t)
+{
+	return t->group_leader->lx.rlim;
+}
+
 /* The limits of pid's process (0: our own) under tasklist_lock: read
- * into *old and, when new is given, set on every thread of it. */
+ * into *old and, when new is given, set. They are the process's, kept
+ * in its leader (task_rlimits): one store, and a thread that clone is
+ * making meanwhile reads the new value the moment it runs (with a copy
+ * in each thread, a setrlimit between clone's copy and the thread's
+ * joining the group missed it). */
 static long rlimit_access(int pid, int res, const struct rlimit *new, struct rlimit *old)
 {
 	struct task *t = current;
-	struct list *pos;
 	uint32_t flags;
 
 	if ((unsigned)res >= RLIM_NLIMITS)
@@ -210,12 +219,9 @@ static long rlimit_access(int pid, int res, const struct rlimit *new, struct rli
 		}
 	}
 	if (old)
-		*old = t->lx.rlim[res];
-	if (new) {
-		t->lx.rlim[res] = *new;
-		list_for_each(pos, &t->thread_group)
-			list_entry(pos, struct task, thread_group)->lx.rlim[res] = *new;
-	}
+		*old = task_rlimits(t)[res];
+	if (new)
+		task_rlimits(t)[res] = *new;
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return 0;
 }
@@ -295,5 +301,5 @@ LINUX_SYSCALL(SYS_prlimit64, prlimit64)
 unsigned long linux_nofile_limit(unsigned long dflt)
 {
 	(void)dflt;
-	return current->lx.rlim[RLIMIT_NOFILE].rlim_cur;
+	return task_rlimits(current)[RLIMIT_NOFILE].rlim_cur;
 }

@@ -42,7 +42,10 @@ int linux_copy_resources(struct task *c, struct task *p, uint32_t flags)
 {
 	list_init(&c->lx.it_link);      /* no interval timer yet */
 	c->lx.personality = p->lx.personality;         /* abi.md section 9 */
-	memcpy(c->lx.rlim, p->lx.rlim, sizeof(c->lx.rlim));
+	/* A new process starts with its parent's limits; a thread reads its
+	 * process's (task_rlimits) and needs no copy. */
+	if (!(flags & CLONE_THREAD))
+		memcpy(c->lx.rlim, task_rlimits(p), sizeof(c->lx.rlim));
 	/* sigaltstack(2): fork keeps the alternate stack; a task sharing
 	 * the address space (CLONE_VM) would share it, so starts with none. */
 	if (!(flags & CLONE_VM)) {
@@ -100,7 +103,7 @@ uint32_t linux_exec_stack_size(uint32_t most)
 	 * Spindle maps it whole at execve), at least EXEC_STACK_MIN so that
 	 * the arguments fit, at most what the layout leaves below
 	 * USER_STACK_TOP. */
-	unsigned long lim = current->lx.rlim[RLIMIT_STACK].rlim_cur;
+	unsigned long lim = task_rlimits(current)[RLIMIT_STACK].rlim_cur;
 
 	if (lim >= most)
 		return most;
@@ -111,6 +114,8 @@ uint32_t linux_exec_stack_size(uint32_t most)
 void linux_exec_take_over_locked(struct task *leader, struct task *t)
 {
 	ASSERT(spin_held(&tasklist_lock));
+	/* The process's limits (task_rlimits) are the leader's. */
+	memcpy(t->lx.rlim, leader->lx.rlim, sizeof(t->lx.rlim));
 	itimer_move_locked(leader, t);  /* the process's alarm goes on */
 	cputime_move_locked(leader, t); /* and its CPU-time books */
 	cputime_unlink_locked(leader);  /* its own time: ours now */
@@ -206,5 +211,5 @@ int linux_pgid(const struct task *t)
 
 unsigned long linux_as_limit(void)
 {
-	return current->lx.rlim[RLIMIT_AS].rlim_cur;
+	return task_rlimits(current)[RLIMIT_AS].rlim_cur;
 }

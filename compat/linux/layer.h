@@ -15,9 +15,13 @@ void linux_timers_run(void);
 void itimer_cancel(struct task *t);
 void itimer_move_locked(struct task *from, struct task *to);
 
-/* compat/linux/fd.c: Linux's initial limits; every new task starts with
- * them, fork and clone then copy the parent's. */
+/* compat/linux/fd.c: Linux's initial limits, for a task with no parent
+ * to copy (fork copies its parent's process's; a thread has its own
+ * process's). And a process's limits, wherever t is in it: its group
+ * leader's (a leader outlives its threads, a zombie until the last one
+ * goes), as Linux keeps them in the signal_struct its threads share. */
 void rlimit_init_defaults(struct rlimit *r);
+struct rlimit *task_rlimits(struct task *t);
 
 /* compat/linux/pgrp.c: does a live process of group pgid exist (in
  * session sid, when sid >= 0)? tasklist_lock held. */

@@ -63,8 +63,9 @@ struct linux_task {
 	uint64_t it_real_expires, it_real_interval;
 	struct list it_link;
 
-	/* getrlimit/setrlimit: the process's, a copy in each of its threads
-	 * (compat/linux/fd.c); RLIMIT_NOFILE bounds the fd table */
+	/* getrlimit/setrlimit (compat/linux/fd.c), in the group leader:
+	 * the process's limits, which its threads read there (task_rlimits,
+	 * layer.h); RLIMIT_NOFILE bounds the fd table */
 	struct rlimit rlim[RLIM_NLIMITS];
 	struct fs_struct *fs;           /* cwd, umask (CLONE_FS shares it) */
 	struct exe_link *exe;           /* what execve ran: /proc/PID/exe */

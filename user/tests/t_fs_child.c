@@ -5,6 +5,7 @@
  *   closed FD...    exit 0 if every FD is closed, else 10 + the first open
  *   cat             copy fd 0 to fd 1 until end of file, exit 0
  *   upper           the same, in capitals
+ *   nofile N        exit 0 if RLIMIT_NOFILE's soft limit is N, else 10
  *
  * Any other use exits 99. */
 #include "fcntl.h"
@@ -13,6 +14,7 @@
 #include "unistd.h"
 #include "ctype.h"
 #include "raw.h"
+#include "sys/resource.h"
 
 static int copy(bool upper)
 {
@@ -39,6 +41,11 @@ int main(int argc, char **argv)
 		return copy(false);
 	if (!strcmp(argv[1], "upper"))
 		return copy(true);
+	if (!strcmp(argv[1], "nofile") && argc == 3) {
+		struct rlimit r;
+		return raw_getrlimit(RLIMIT_NOFILE, &r) == 0 &&
+		       r.rlim_cur == strtoul(argv[2], NULL, 10) ? 0 : 10;
+	}
 	want_open = !strcmp(argv[1], "open");
 	if (!want_open && strcmp(argv[1], "closed"))
 		return 99;

@@ -3,10 +3,12 @@
  * F_GETFL, F_SETFL), inheritance across fork and execve with O_CLOEXEC,
  * ioctl's -ENOTTY, and RLIMIT_NOFILE: Linux's 1024 by default, -EMFILE
  * there, a closed fd reusable, the limit changed by setrlimit and
- * prlimit64 (getrlimit, ugetrlimit). Booted as init. */
+ * prlimit64 (getrlimit, ugetrlimit), and the limits the process's, not
+ * a thread's. Booted as init. */
 #define T_PROG "t_fs_fds"
 #include "t_fs.h"
 #include "sys/resource.h"
+#include "pthread.h"
 
 #define MOTD "/etc/motd"
 
@@ -183,6 +185,60 @@ TEST(rlimit_nofile_set)
 	EXPECT_EQ(r.rlim_cur, 1024);                    /* the children's were theirs */
 }
 
+/* The limits are the process's, as Linux keeps them in the
+ * signal_struct its threads share: one thread's setrlimit holds for every
+ * thread, for a thread made after it, and for the program that another
+ * thread's execve runs (the execve-ing thread takes the leader's place). */
+static void *lower_nofile(void *arg)
+{
+	struct rlimit r = { 10, 20 };
+
+	(void)arg;
+	return (void *)raw_setrlimit(RLIMIT_NOFILE, &r);
+}
+
+static void *nofile_now(void *arg)
+{
+	struct rlimit r;
+
+	(void)arg;
+	return (void *)(raw_getrlimit(RLIMIT_NOFILE, &r) == 0 ? (long)r.rlim_cur : -1L);
+}
+
+static void *exec_nofile_10(void *arg)
+{
+	char *const argv[] = { "t_fs_child", "nofile", "10", NULL };
+
+	(void)arg;
+	raw_exit_group(100 + (int)-raw_execve(sibling("t_fs_child"), argv, NULL));
+	return NULL;
+}
+
+static int limits_of_the_process(long exec_in_thread)
+{
+	pthread_t a, b;
+	void *res;
+	struct rlimit r;
+
+	CHECK(pthread_create(&a, NULL, lower_nofile, NULL) == 0);
+	CHECK(pthread_join(a, &res) == 0 && res == NULL);
+	CHECK(raw_getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur == 10 && r.rlim_max == 20);
+	CHECK(pthread_create(&b, NULL, nofile_now, NULL) == 0);
+	CHECK(pthread_join(b, &res) == 0 && (long)res == 10);
+	if (exec_in_thread) {
+		CHECK(pthread_create(&b, NULL, exec_nofile_10, NULL) == 0);
+		for (;;)
+			raw_sched_yield();      /* the execve ends this thread */
+	}
+	return open_to_the_limit(10);
+}
+
+TEST(rlimit_is_the_process_s)
+{
+	EXPECT_STATUS(child_status(limits_of_the_process, 0), EXITED(0));
+	EXPECT_STATUS(child_status(limits_of_the_process, 1), EXITED(0));
+}
+
 int main(void)
 {
 	RUN(dup_family);
@@ -190,5 +246,6 @@ int main(void)
 	RUN(inherited_across_fork_and_exec);
 	RUN(rlimit_nofile_default_1024);
 	RUN(rlimit_nofile_set);
+	RUN(rlimit_is_the_process_s);
 	return t_exit_code();
 }

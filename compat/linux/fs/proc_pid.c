@@ -17,6 +17,7 @@
 #include "compat/linux/fs/vfs.h"
 #include "compat/linux/fs/proc_internal.h"
 #include "compat/linux/cputime.h"
+#include "compat/linux/layer.h"
 #include "kernel/initrd.h"
 #include "kernel/signal.h"
 #include "kernel/task.h"
@@ -102,7 +103,7 @@ static void read_task_locked(struct task *t, struct stat_fields *s)
 	s->exit_signal = t->exit_signal;
 	s->cpu = t->cpu;
 	s->exit_code = t->state == TASK_ZOMBIE ? t->exit_code : 0;
-	s->rsslim = t->lx.rlim[RLIMIT_RSS].rlim_cur;
+	s->rsslim = task_rlimits(t)[RLIMIT_RSS].rlim_cur;
 	cputime_tms_locked(t, &s->times);
 	/* The old 32-bit signal words (Linux: sig[0] & 0x7fffffff). */
 	s->pending = s->blocked = s->ignored = s->caught = 0;
