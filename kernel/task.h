@@ -85,6 +85,16 @@ struct task {
 	struct task *group_exec_task;
 	struct waitqueue wait_chldexit; /* wait4 sleeps here (group leader's) */
 
+	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2): a
+	 * user address (0: none); 0 is written there when this task releases
+	 * its address space (release_user_vm, kernel/exit.c) */
+	uint32_t user_vm_lock;
+	/* kill(-1): the last kill_many that signalled the group (leader;
+	 * kernel/signal_syscalls.c) */
+	uint32_t kill_seq;
+
+	struct trapframe *tf;           /* its user registers, on its stack */
+
 	/* signals (kernel/signal.c) */
 	struct sigpending pending;      /* for this task (tgkill, faults) */
 	uint64_t blocked;               /* the signal mask */
@@ -96,16 +106,6 @@ struct task {
 	 * just before that reads the sets. The group's set needs no flag:
 	 * that path reads it anyway (group_signal_queued). */
 	bool tif_sigpending;
-
-	/* the seed's CLONE_RELEASE_VM word (user-vm-unlock-2.5.31-A2): a
-	 * user address (0: none); 0 is written there when this task releases
-	 * its address space (release_user_vm, kernel/exit.c) */
-	uint32_t user_vm_lock;
-	/* kill(-1): the last kill_many that signalled the group (leader;
-	 * kernel/signal_syscalls.c) */
-	uint32_t kill_seq;
-
-	struct trapframe *tf;           /* its user registers, on its stack */
 
 	/* what only the Linux layer keeps (compat/linux/linux_task.h;
 	 * empty in the seed kernel) */
@@ -181,8 +181,10 @@ struct task *idle_task_create(int cpu);
  * or reads 0x6b6b6b6b. */
 void task_free(struct task *t);
 /* A self-reaping task parking itself in the per-CPU task cache
- * (kernel/exit.c) is not freed yet, but what it will never use again -
- * every field after mm - is poisoned (POISON_FREE) the moment it parks. */
+ * (kernel/exit.c) is not freed yet, but the pointers it will never use
+ * again - its resources, its family, its registers' tf, every field from
+ * files up to the signal state - are poisoned (POISON_FREE) the moment it
+ * parks. */
 void task_poison_parked(struct task *t);
 struct task *task_find(int tid);            /* under tasklist_lock */
 int task_last_tid_locked(void);             /* the newest id given (/proc/loadavg) */
