@@ -202,7 +202,13 @@ seed: $(SEED_KERNEL) $(INITRD)
 # ---- the initrd: user/root/ as it is, with fixed owners and times so the
 # archive is byte-identical from build to build ----
 ROOT_FILES := $(shell find user/root -type f 2>/dev/null | LC_ALL=C sort)
-$(INITRD): $(ROOT_FILES) tools/mkinitrd.sh | deps
+# The names that go in, rewritten only when they change (as $(B)/kflags):
+# a program removed leaves every other input older than the archive, and
+# without this the archive would keep it.
+$(B)/initrd.list: FORCE
+	@mkdir -p $(@D)
+	@echo '$(ROOT_FILES) $(USER_ROOT_FILES)' | cmp -s - $@ || echo '$(ROOT_FILES) $(USER_ROOT_FILES)' > $@
+$(INITRD): $(ROOT_FILES) $(B)/initrd.list tools/mkinitrd.sh | deps
 	@mkdir -p $(@D)
 	$(call say,CPIO,$@)
 	@# Drop staged files no rule makes any more (a program moved or removed).
