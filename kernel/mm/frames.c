@@ -26,11 +26,6 @@ void frames_init(struct frame_pool *p, uint32_t *bitmap, uint32_t nframes)
 		bitmap[i] = 0;
 }
 
-bool frames_is_free(const struct frame_pool *p, uint32_t pfn)
-{
-	return pfn < p->nframes && bit_free(p, pfn);
-}
-
 /* Frame numbers [first, last) clipped to the pool. */
 static void clip(const struct frame_pool *p, uint64_t first, uint64_t last,
 		 uint32_t *lo, uint32_t *hi)

@@ -49,8 +49,6 @@ uint32_t frames_alloc_run(struct frame_pool *p, uint32_t count);
 int frames_free(struct frame_pool *p, uint32_t pfn, unsigned order);
 int frames_free_run(struct frame_pool *p, uint32_t pfn, uint32_t count);
 
-bool frames_is_free(const struct frame_pool *p, uint32_t pfn);
-
 static inline uint32_t frames_free_count(const struct frame_pool *p)
 {
 	return p->nfree;

@@ -72,17 +72,6 @@ void mm_get(struct mm *mm)
 	__atomic_add_fetch(&mm->users, 1, __ATOMIC_SEQ_CST);
 }
 
-bool mm_get_unless_zero(struct mm *mm)
-{
-	int n = __atomic_load_n(&mm->users, __ATOMIC_SEQ_CST);
-
-	while (n > 0)
-		if (__atomic_compare_exchange_n(&mm->users, &n, n + 1, false, __ATOMIC_SEQ_CST,
-						__ATOMIC_SEQ_CST))
-			return true;
-	return false;
-}
-
 void mm_put(struct mm *mm)
 {
 	uint32_t va = 0, *pte;
@@ -238,16 +227,6 @@ uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *sh
 	if (shared)
 		*shared = v->flags & VMA_SHARED;
 	return V2P(page) + (uaddr - va);
-}
-
-uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write)
-{
-	uint32_t pa;
-
-	spin_lock(&mm->lock);
-	pa = vm_translate_locked(mm, uaddr, write, NULL);
-	spin_unlock(&mm->lock);
-	return pa;
 }
 
 int vm_load(struct mm *mm, uint32_t uaddr, const void *src, uint32_t n)

@@ -68,9 +68,6 @@ struct mm {
 void vm_init(void);                     /* the mm and vma caches */
 
 struct mm *mm_create(void);             /* no user mappings; NULL: ENOMEM */
-/* mm_get, unless its last user has put it already (it is being freed):
- * then false. For a reader that found mm under tasklist_lock (mm_put). */
-bool mm_get_unless_zero(struct mm *mm);
 struct mm *mm_copy(struct mm *src);     /* fork: copy-on-write; NULL: ENOMEM */
 void mm_get(struct mm *mm);             /* one more user (CLONE_VM) */
 void mm_put(struct mm *mm);             /* the last put frees it all */
@@ -112,10 +109,9 @@ int vm_mprotect(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot);
 /* The physical address mapped at uaddr (the page faulted in first), or 0
  * if uaddr may not be accessed so. With write, a copy-on-write page is
  * broken first, so the address is that of the page the caller will
- * really see. The _locked form is called with mm->lock held, which keeps
- * the page where it is until it is released (futex.c relies on that), and
- * says in *shared (if not NULL) whether the area is MAP_SHARED. */
-uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write);
+ * really see. Called with mm->lock held, which keeps the page where it is
+ * until it is released (futex.c relies on that); says in *shared (if not
+ * NULL) whether the area is MAP_SHARED. */
 uint32_t vm_translate_locked(struct mm *mm, uint32_t uaddr, bool write, bool *shared);
 
 

@@ -28,6 +28,18 @@
 #include "kernel/mm/page.h"
 #include "kernel/mm/pmm.h"
 #include "arch/i386/mmu_context.h"
+
+/* The physical address the test's mm maps at uaddr (faulted in), or 0:
+ * vm_translate_locked under the mm's lock. */
+static inline uint32_t vm_translate(struct mm *mm, uint32_t uaddr, bool write)
+{
+	uint32_t pa;
+
+	spin_lock(&mm->lock);
+	pa = vm_translate_locked(mm, uaddr, write, NULL);
+	spin_unlock(&mm->lock);
+	return pa;
+}
 #include "arch/i386/paging.h"
 #include "arch/i386/pgtable.h"
 #include "arch/i386/uaccess.h"

@@ -28,6 +28,13 @@ struct frame_pool *pool_all_free(uint32_t nframes);
  * past nframes is set. */
 uint32_t scan_free(const struct frame_pool *p);
 
+/* Is frame pfn in the pool and free? Bit pfn % 32 of word pfn / 32 set
+ * (kernel/mm/frames.c's bitmap: 1 = free). */
+static inline bool frames_is_free(const struct frame_pool *p, uint32_t pfn)
+{
+	return pfn < p->nframes && ((p->bitmap[pfn / 32] >> (pfn % 32)) & 1);
+}
+
 /* The kept count agrees with the bitmap. */
 #define CHECK_CONSISTENT(p) CHECK_EQ_U(frames_free_count(p), scan_free(p))
 

@@ -49,6 +49,20 @@ struct initrd_file *proc_snapshot(const char *text, size_t len, long *err)
 	return f;
 }
 
+/* mm_get, unless its last user has put it already (it is being freed):
+ * then false. For a reader that found mm under tasklist_lock (mm_put's
+ * comment, kernel/mm/vm.c, says why that is safe). */
+static bool mm_get_unless_zero(struct mm *mm)
+{
+	int n = __atomic_load_n(&mm->users, __ATOMIC_SEQ_CST);
+
+	while (n > 0)
+		if (__atomic_compare_exchange_n(&mm->users, &n, n + 1, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return true;
+	return false;
+}
+
 struct task *proc_find_process_locked(int pid, struct mm **mm)
 {
 	struct task *t = pid > 0 ? task_find(pid) : NULL;
