@@ -81,6 +81,7 @@ void kmain(uint32_t magic, uint32_t mbi_phys)
 	vm_init();
 	initrd_init();
 	task_init();
+	sighand_init();
 	sched_init();
 	syscall_init();
 	futex_init();

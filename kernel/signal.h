@@ -88,6 +88,8 @@ struct sighand {
 struct task;
 struct trapframe;
 
+/* kernel/sighand.c: the object, shared by CLONE_SIGHAND. */
+void sighand_init(void);                    /* its cache, at boot */
 struct sighand *sighand_new(void);          /* every action SIG_DFL */
 /* fork without CLONE_SIGHAND: the same actions, nothing pending. */
 struct sighand *sighand_copy(const struct sighand *sh);
