@@ -187,17 +187,17 @@ void fz_c_tls(struct fz_task *t)
 	}
 }
 
-/* A pointer that faults for certain: not NULL (execve takes a NULL argv
- * or envp as empty). */
+/* A pointer that faults for certain, whatever the worker has mapped
+ * since it started: one into the kernel's quarter (USER_TOP and up, which
+ * no user mapping reaches), not NULL (execve takes a NULL argv or envp
+ * as empty). The PROT_NONE page, half's hole or the pages below the text
+ * would not do: the fuzzer's own mmap, mprotect and munmap may aim there,
+ * and a random mmap may fill the hole. */
 static uint32_t bad_ptr(struct fz_task *t)
 {
-	switch (fz_below(t, 5)) {
-	case 0: return USER_TOP + fz_below(t, 0x3fffffff);
-	case 1: return (uint32_t)t->w->none + fz_below(t, 4096);
-	case 2: return (uint32_t)t->w->half + 4096 + fz_below(t, 4096);
-	case 3: return 0x1000 + fz_below(t, 0x7000);
-	default: return 0xffffffff - fz_below(t, 8);
-	}
+	if (fz_chance(t, 50))
+		return 0xffffffff - fz_below(t, 8);
+	return USER_TOP + fz_below(t, 0x3fffffff);
 }
 
 /* execve: /bin/fuzz -x (a new image that fuzzes a little and exits, its
@@ -240,7 +240,7 @@ void fz_c_execve(struct fz_task *t)
 		path = (uint32_t)"/bin/fuzz";
 		switch (fz_below(t, 4)) {
 		case 0: av = bad_ptr(t); break;
-		case 1: av = (uint32_t)(t->w->half + 4094); break;   /* runs into the hole */
+		case 1: av = USER_TOP - 2; break;       /* argv[0] runs into the kernel */
 		case 2: argv[fz_below(t, 4)] = (char *)bad_ptr(t); break;
 		default: ev = bad_ptr(t); break;
 		}
