@@ -121,17 +121,14 @@ void linux_clone_hashed(struct task *c, const struct clone_args *a, int tid)
 {
 	if (!(a->linux_flags & LCL_CHILD_SETTID))
 		return;
+	spin_lock(&c->mm->lock);
 	for (int i = 0; i < 4; i++) {
-		uint32_t pa;
-
-		spin_lock(&c->mm->lock);
-		pa = vm_translate_locked(c->mm, a->ctid + (uint32_t)i, true, NULL);
-		if (pa)
-			*(volatile uint8_t *)P2V(pa) = (uint8_t)((uint32_t)tid >> (8 * i));
-		spin_unlock(&c->mm->lock);
+		uint32_t pa = vm_translate_locked(c->mm, a->ctid + (uint32_t)i, true, NULL);
 		if (!pa)
-			return;
+			break;
+		*(volatile uint8_t *)P2V(pa) = (uint8_t)((uint32_t)tid >> (8 * i));
 	}
+	spin_unlock(&c->mm->lock);
 }
 
 struct task *linux_clone_parent_locked(struct task *c, struct task *p,
