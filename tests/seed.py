@@ -182,9 +182,13 @@ def hook_names():
     return declared_names(os.path.join("kernel", "linux_hooks.h"))
 
 
-# The out-of-line half of an inline hook (compat/linux/hooks.h:
-# linux_restart_no_handler calls it only when %eax holds a restart code).
-INLINE_HOOK_PARTS = {"linux_restart_slow"}
+# The out-of-line halves of the inline hooks (compat/linux/hooks.h: e.g.
+# linux_restart_no_handler calls linux_restart_slow only when %eax holds a
+# restart code, linux_exit_robust_list calls linux_robust_list_walk only
+# when there is a list).
+INLINE_HOOK_PARTS = {"linux_restart_slow", "linux_clone_flags_prepare", "linux_clone_settid",
+                     "linux_vfork_wait", "linux_robust_list_walk", "linux_vfork_release",
+                     "linux_clear_tid_wake"}
 
 
 def layer_boundary():

@@ -40,11 +40,7 @@
 #include "compat/linux/futex_linux.h"
 #include "compat/linux/personality.h"
 
-/* What a Linux clone asks beyond the seed's bits (clone_args.linux_flags). */
-#define LCL_VFORK          (1u << 0)  /* parent sleeps until exec or exit */
-#define LCL_PARENT         (1u << 1)  /* child of the caller's parent */
-#define LCL_CHILD_SETTID   (1u << 2)  /* TID to *ctid, child's memory */
-#define LCL_CHILD_CLEARTID (1u << 3)  /* 0 to *ctid + FUTEX_WAKE at mm release */
+/* What a Linux clone asks beyond the seed's bits: LCL_* (hooks.h). */
 
 /* Linux's bits that are the seed's too, with the same meaning. */
 #define SAME_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | \
@@ -91,7 +87,7 @@ int linux_clone_args(uint32_t uflags, struct clone_args *a)
 
 /* ---- CLONE_CHILD_CLEARTID and CLONE_VFORK: before the child runs ---- */
 
-void linux_clone_prepare(struct task *c, const struct clone_args *a)
+void linux_clone_flags_prepare(struct task *c, const struct clone_args *a)
 {
 	/* Linux's clear_child_tid: the seed's RELEASE_VM word, with a
 	 * wake-up after the 0 (linux_child_tid_cleared). */
@@ -105,11 +101,10 @@ void linux_clone_prepare(struct task *c, const struct clone_args *a)
 	}
 }
 
-void linux_child_tid_cleared(struct task *t)
+void linux_clear_tid_wake(struct task *t)
 {
 	/* pthread_join, asleep on the word, is woken (Linux's mm_release). */
-	if (t->lx.clear_tid_wake)
-		(void)futex_wake(t->user_vm_lock, 0, 1, FUTEX_BITSET_MATCH_ANY);
+	(void)futex_wake(t->user_vm_lock, 0, 1, FUTEX_BITSET_MATCH_ANY);
 	t->lx.clear_tid_wake = false;
 }
 
@@ -117,10 +112,8 @@ void linux_child_tid_cleared(struct task *t)
  * it runs (Linux writes it from the child, in schedule_tail; the result
  * is the same). A fault is ignored there too. The child's copy-on-write
  * page is broken by the translation, so the parent's stays as it was. */
-void linux_clone_hashed(struct task *c, const struct clone_args *a, int tid)
+void linux_clone_settid(struct task *c, const struct clone_args *a, int tid)
 {
-	if (!(a->linux_flags & LCL_CHILD_SETTID))
-		return;
 	spin_lock(&c->mm->lock);
 	for (int i = 0; i < 4; i++) {
 		uint32_t pa = vm_translate_locked(c->mm, a->ctid + (uint32_t)i, true, NULL);
@@ -153,13 +146,11 @@ struct task *linux_clone_parent_locked(struct task *c, struct task *p,
 
 /* The child lets go of the address space they share (mm_release, on
  * exec and exit): its parent, asleep in linux_clone_return, goes on. */
-void linux_vfork_done(struct task *c)
+void linux_vfork_release(struct task *c)
 {
 	struct task *parent = c->lx.vfork_parent;
 	uint32_t flags;
 
-	if (!parent)
-		return;
 	/* Under tasklist_lock, where the parent looks. */
 	flags = spin_lock_irqsave(&tasklist_lock);
 	parent->lx.vfork_done = true;
@@ -168,10 +159,8 @@ void linux_vfork_done(struct task *c)
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 }
 
-long linux_clone_return(const struct clone_args *a, long tid)
+long linux_vfork_wait(long tid)
 {
-	if (tid < 0 || !(a->linux_flags & LCL_VFORK))
-		return tid;
 	for (;;) {
 		uint32_t flags = spin_lock_irqsave(&tasklist_lock);
 		if (current->lx.vfork_done) {
@@ -191,6 +180,7 @@ LINUX_SYSCALL(SYS_vfork, vfork)
 {
 	struct clone_args a = { .flags = CLONE_VM, .exit_signal = SIGCHLD,
 				.newsp = current->tf->esp, .linux_flags = LCL_VFORK };
+	long tid = do_clone(&a);
 
-	return linux_clone_return(&a, do_clone(&a));
+	return linux_clone_return(&a, tid);
 }

@@ -33,11 +33,6 @@ void linux_task_free(struct task *t)
 	t->lx.exe = NULL;
 }
 
-bool linux_personality(const struct task *t)
-{
-	return t->lx.personality == PERSONALITY_LINUX;
-}
-
 int linux_copy_resources(struct task *c, struct task *p, uint32_t flags)
 {
 	list_init(&c->lx.it_link);      /* no interval timer yet */

@@ -6,23 +6,24 @@
 #define COMPAT_LINUX_HOOKS_H
 
 #include "compat/linux/linux_task.h"
+#include "compat/linux/personality.h"
 #include "arch/i386/trapframe.h"
 
 static inline bool linux_layer_present(void) { return true; }
 
+/* What a Linux clone asks beyond the seed's bits (clone_args.linux_flags,
+ * set by compat/linux/clone.c's table). */
+#define LCL_VFORK          (1u << 0)  /* parent sleeps until exec or exit */
+#define LCL_PARENT         (1u << 1)  /* child of the caller's parent */
+#define LCL_CHILD_SETTID   (1u << 2)  /* TID to *ctid, child's memory */
+#define LCL_CHILD_CLEARTID (1u << 3)  /* 0 to *ctid + FUTEX_WAKE at mm release */
+
 void linux_task_init(struct task *t);
 void linux_task_free(struct task *t);
-bool linux_personality(const struct task *t);
 int linux_clone_args(uint32_t uflags, struct clone_args *a);
 int linux_copy_resources(struct task *c, struct task *p, uint32_t flags);
-void linux_clone_prepare(struct task *c, const struct clone_args *a);
-void linux_clone_hashed(struct task *c, const struct clone_args *a, int tid);
 struct task *linux_clone_parent_locked(struct task *c, struct task *p,
 				       const struct clone_args *a);
-long linux_clone_return(const struct clone_args *a, long tid);
-void linux_exit_robust_list(struct task *t);
-void linux_vfork_done(struct task *t);
-void linux_child_tid_cleared(struct task *t);
 void linux_exit_resources(struct task *t);
 void linux_exit_reap_self_locked(struct task *t);
 uint32_t linux_exec_stack_size(uint32_t most);
@@ -78,6 +79,33 @@ void (*linux_kinfo_gen(const char *path))(struct kbuf *b);
 void linux_fs_init(void);
 bool linux_is_file(const char *path);
 unsigned long linux_as_limit(void);
+
+/* Hooks that most tasks have nothing for - every seed program's, and
+ * every clone and exit without vfork, CHILD_SETTID/CLEARTID or a robust
+ * list: the test is made here, inline, and the layer's function called
+ * only when there is work (as linux_restart_no_handler above). A call
+ * that found nothing to do cost about ten instructions, and a thread's
+ * create+exit made six of them. Macros, as below: struct task and struct
+ * clone_args are complete only where they are used. */
+#define linux_personality(t) ((t)->lx.personality == PERSONALITY_LINUX)
+void linux_clone_flags_prepare(struct task *c, const struct clone_args *a);
+void linux_clone_settid(struct task *c, const struct clone_args *a, int tid);
+long linux_vfork_wait(long tid);
+void linux_robust_list_walk(struct task *t);
+void linux_vfork_release(struct task *t);
+void linux_clear_tid_wake(struct task *t);
+#define linux_clone_prepare(c, a) \
+	do { if ((a)->linux_flags) linux_clone_flags_prepare(c, a); } while (0)
+#define linux_clone_hashed(c, a, tid) \
+	do { if ((a)->linux_flags & LCL_CHILD_SETTID) linux_clone_settid(c, a, tid); } while (0)
+#define linux_clone_return(a, tid) \
+	((tid) >= 0 && ((a)->linux_flags & LCL_VFORK) ? linux_vfork_wait(tid) : (tid))
+#define linux_exit_robust_list(t) \
+	do { if ((t)->lx.robust_list) linux_robust_list_walk(t); } while (0)
+#define linux_vfork_done(t) \
+	do { if ((t)->lx.vfork_parent) linux_vfork_release(t); } while (0)
+#define linux_child_tid_cleared(t) \
+	do { if ((t)->lx.clear_tid_wake) linux_clear_tid_wake(t); } while (0)
 
 /* Read on every return to user mode (signal_pending,
  * return_to_user_prepare): a field each, as macros - struct task is

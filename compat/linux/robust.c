@@ -66,7 +66,7 @@ static int fetch_entry(uint32_t uptr, uint32_t *entry, bool *pi)
 	return 0;
 }
 
-void linux_exit_robust_list(struct task *t)
+void linux_robust_list_walk(struct task *t)
 {
 	uint32_t head = t->lx.robust_list, entry, next, pending, off;
 	bool pi, next_pi, pending_pi;

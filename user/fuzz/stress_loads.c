@@ -72,11 +72,11 @@ static void raw_fn(void *arg)
 static void threads_round(struct st_shared *sh)
 {
 	pthread_t t[ST_JOINED];
-	int n = 0;
+	int n = 0, err = 0;
 
 	st_counter = 0;
 	for (; n < ST_JOINED; n++)
-		if (pthread_create(&t[n], NULL, joined_fn, (void *)(long)n) != 0)
+		if ((err = pthread_create(&t[n], NULL, joined_fn, (void *)(long)n)) != 0)
 			break;
 	for (int i = 0; i < n; i++) {
 		void *r = NULL;
@@ -84,7 +84,8 @@ static void threads_round(struct st_shared *sh)
 			st_error(sh, ST_THREADS, "pthread_join %d: result %p", i, r);
 	}
 	if (n < ST_JOINED || st_counter != 100 * ST_JOINED)
-		st_error(sh, ST_THREADS, "%d threads created, counter %d", n, st_counter);
+		st_error(sh, ST_THREADS, "%d threads created (pthread_create: %d), counter %d",
+			 n, err, st_counter);
 
 	st_detached_left = ST_DETACHED;
 	for (int i = 0; i < ST_DETACHED; i++) {

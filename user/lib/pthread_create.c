@@ -115,7 +115,9 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 		__pthread_queue_exited(pd);
 		futex_unlock(&__pthread_lists_lock);
 		__pthread_reclaim();
-		return EAGAIN;
+		/* POSIX names EAGAIN for "no resources"; clone's other
+		 * errors (EINVAL, EFAULT, EINTR) go out as they are. */
+		return tid == -ENOMEM ? EAGAIN : (int)-tid;
 	}
 	return 0;
 	/* LAB 7: END SOLUTION */
