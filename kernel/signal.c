@@ -36,7 +36,6 @@
 #include "arch/i386/irqflags.h"
 #include "arch/i386/signal_frame.h"
 #include "arch/i386/trapframe.h"
-#include "lib/string.h"
 
 /* ---- siginfo slots (signal.h) ---- */
 
@@ -63,9 +62,7 @@ static void sigpending_save(struct sigpending *set, const struct ksiginfo *info)
  * queue space"). */
 static void sigpending_collect(struct sigpending *set, int sig, struct ksiginfo *info)
 {
-	memset(info, 0, sizeof(*info));
-	info->signo = sig;
-	info->code = SI_USER;
+	*info = (struct ksiginfo){ .signo = sig, .code = SI_USER };
 	for (int i = 0; i < SIGQUEUE_SLOTS; i++) {
 		if (set->slots[i].signo == sig) {
 			*info = set->slots[i];
@@ -379,11 +376,8 @@ void force_signal_info(struct task *t, const struct ksiginfo *info)
 
 void force_signal(struct task *t, int sig)
 {
-	struct ksiginfo info;
+	struct ksiginfo info = { .signo = sig, .code = SI_KERNEL };
 
-	memset(&info, 0, sizeof(info));
-	info.signo = sig;
-	info.code = SI_KERNEL;
 	force_signal_info(t, &info);
 }
 

@@ -4,7 +4,6 @@
  * everything else. The queueing is kernel/signal.c's. */
 #include "kernel/signal.h"
 #include "kernel/task.h"
-#include "lib/string.h"
 
 /* The siginfo of zombie's exit signal (Linux's do_notify_parent):
  * CLD_EXITED with the exit code, or CLD_KILLED with the signal. */
@@ -12,9 +11,7 @@ static void exit_siginfo(const struct task *zombie, struct ksiginfo *info)
 {
 	int code = zombie->exit_code;
 
-	memset(info, 0, sizeof(*info));
-	info->signo = zombie->exit_signal;
-	info->pid = zombie->tid;
+	*info = (struct ksiginfo){ .signo = zombie->exit_signal, .pid = zombie->tid };
 	/* The wait status (abi.md section 3): a signal number in the low 7
 	 * bits, else the exit code in bits 8..15. No core dumps, so never
 	 * CLD_DUMPED. */
@@ -42,9 +39,7 @@ static void kernel_siginfo(const struct task *to, int sig, struct ksiginfo *info
 		exit_siginfo(self, info);
 		return;
 	}
-	memset(info, 0, sizeof(*info));
-	info->signo = sig;
-	info->code = SI_KERNEL;
+	*info = (struct ksiginfo){ .signo = sig, .code = SI_KERNEL };
 }
 
 int send_signal_task(struct task *t, int sig)

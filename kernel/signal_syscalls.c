@@ -24,10 +24,7 @@ static bool valid_signal(int sig)
  * kill_pid_info / do_tkill). */
 static void sender_siginfo(int sig, int code, struct ksiginfo *info)
 {
-	memset(info, 0, sizeof(*info));
-	info->signo = sig;
-	info->code = code;
-	info->pid = current->tgid;
+	*info = (struct ksiginfo){ .signo = sig, .code = code, .pid = current->tgid };
 }
 
 static bool task_alive(const struct task *t)

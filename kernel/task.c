@@ -105,9 +105,7 @@ struct task *task_alloc(void)
 		}
 	}
 	memset(t, 0, sizeof(*t));
-	memset(ti, 0, sizeof(*ti));
-	ti->task = t;
-	ti->magic = THREAD_INFO_MAGIC;
+	*ti = (struct thread_info){ .task = t, .magic = THREAD_INFO_MAGIC };
 	t->ti = ti;
 	fpu_area_give(t, fpu_area);
 	task_init_links(t);

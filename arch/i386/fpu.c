@@ -345,8 +345,7 @@ int fpu_copy(struct task *child, struct task *parent)
 	uint32_t flags;
 
 	ASSERT(parent == current);
-	memset(c, 0, sizeof(*c));
-	c->last_cpu = -1;               /* no CPU holds the child's copy */
+	*c = (struct fpu){ .last_cpu = -1 };    /* no CPU holds the child's copy */
 	if (!p->used) {
 		/* No state to copy: the child gets its area at its first FPU
 		 * instruction, as every task does; a recycled one goes. */

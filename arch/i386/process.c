@@ -47,6 +47,13 @@ void switch_to(struct task *prev, struct task *next)
 	switch_context(&prev->ctx, next->ctx);
 }
 
+/* An address space's LDT; none for no address space (a kernel thread, a
+ * task that has given its mm up). */
+static struct desc *mm_ldt(const struct mm *mm)
+{
+	return mm ? mm->ldt : NULL;
+}
+
 /* mmu_context.h: CR3, active_mm and the LDT have this one owner.
  * switch_to knows its struct cpu already, and passes it. */
 static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next)
@@ -59,9 +66,13 @@ static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next)
 	 * load below happens after the change and flushes (tlb.c). */
 	__atomic_store_n(&c->active_mm, next, __ATOMIC_SEQ_CST);
 	write_cr3(V2P(next ? next->pgdir : kernel_pgdir));
-	/* Two threads' address spaces may share no LDT pointer unless both
-	 * have none: only then is the loaded one already right. */
-	if (!next || !prev || prev->ldt != next->ldt)
+	/* The LDT loaded is prev's (none for NULL: mmu_context.h's rule).
+	 * Two address spaces share no LDT pointer unless both have none -
+	 * most have none: TLS lives in the GDT -, and then the loaded one is
+	 * already right. A modify_ldt on another CPU that gives prev a table
+	 * now makes us load next's, which is right too; its IPI, taken once
+	 * we run next, does nothing (mm_cross_call_interrupt). */
+	if (mm_ldt(prev) != mm_ldt(next))
 		ldt_load(next, c);
 }
 
@@ -76,8 +87,7 @@ static struct context *push_context(struct trapframe *tf, void (*entry)(void))
 {
 	struct context *ctx = (struct context *)tf - 1;
 
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->eip = (uint32_t)entry;
+	*ctx = (struct context){ .eip = (uint32_t)entry };
 	return ctx;
 }
 
