@@ -177,16 +177,14 @@ static void init_exited(int status)
 static void exit_resources(struct task *t)
 {
 	struct files *files;
-	uint32_t flags;
 
 	exit_mm(t);
 	fpu_exit(t);                    /* the registers are nobody's now */
-	/* Let go under tasklist_lock, freed after: /proc/PID/status reads
-	 * another task's files under that lock (compat/linux/fs/proc_status.c). */
-	flags = spin_lock_irqsave(&tasklist_lock);
 	files = t->files;
-	t->files = NULL;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
+	/* /proc/PID/status reads another task's files under tasklist_lock:
+	 * one store lets go, and the last put waits for such readers
+	 * (tasklist_lock_grace, kernel/task.h). */
+	__atomic_store_n(&t->files, NULL, __ATOMIC_RELEASE);
 	if (files)
 		files_put(files);
 	linux_exit_resources(t);

@@ -172,6 +172,9 @@ void files_put(struct files *fs)
 {
 	if (__atomic_sub_fetch(&fs->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	/* No task points at fs any more; a /proc reader that found it
+	 * before may still look at it (task.h, tasklist_lock_grace). */
+	tasklist_lock_grace();
 	for (unsigned i = 0; i < fs->max; i++)
 		if (fs->fd[i])
 			file_put(fs->fd[i]);

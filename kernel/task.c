@@ -139,6 +139,13 @@ void task_poison_parked(struct task *t)
 	       __builtin_offsetof(struct task, pending) - __builtin_offsetof(struct task, files));
 }
 
+void tasklist_lock_grace(void)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+}
+
 /* Allocates a free id and enters t under it; tasklist_lock held. */
 static int tid_alloc_locked(struct task *t)
 {

@@ -203,4 +203,14 @@ struct task *kthread_create(const char *name, void (*fn)(void *), void *arg);
 extern struct spinlock tasklist_lock;
 extern struct list all_tasks;
 
+/* tasklist_lock as a grace period: returns once every CPU that held the
+ * lock when it was called has let go. Another task's mm, files, cwd and
+ * executable are read only under tasklist_lock (the Linux layer's /proc),
+ * each pointer read once. So a task lets go of one by storing NULL (or
+ * the new one) and putting the old, no lock needed; and whoever puts the
+ * last reference calls this before freeing: a reader that found the
+ * object before the store is done with it by then, and one that comes
+ * after finds NULL. Not to be called holding tasklist_lock. */
+void tasklist_lock_grace(void);
+
 #endif

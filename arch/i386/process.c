@@ -120,10 +120,13 @@ int copy_thread(struct task *child, struct task *parent, uint32_t user_sp,
 	struct trapframe *tf = stack_frame(child);
 	int err;
 
-	/* The child inherits the three TLS descriptors; SETTLS replaces one
-	 * (an empty or all-zero one clears it). */
-	memcpy(child->thread.tls_array, parent->thread.tls_array,
-	       sizeof(child->thread.tls_array));
+	/* The child inherits the three TLS descriptors, three 8-byte copies
+	 * as load_TLS makes them; SETTLS replaces one (an empty or all-zero
+	 * one clears it). */
+	_Static_assert(GDT_ENTRY_TLS_ENTRIES == 3, "three TLS descriptors to copy");
+	child->thread.tls_array[0] = parent->thread.tls_array[0];
+	child->thread.tls_array[1] = parent->thread.tls_array[1];
+	child->thread.tls_array[2] = parent->thread.tls_array[2];
 	if (settls && (err = tls_set_for_child(&child->thread, utls)) < 0)
 		return err;
 	if ((err = fpu_copy(child, parent)) < 0)

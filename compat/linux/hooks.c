@@ -62,18 +62,14 @@ int linux_copy_resources(struct task *c, struct task *p, uint32_t flags)
 
 void linux_exit_resources(struct task *t)
 {
-	struct fs_struct *fs;
-	struct exe_link *exe;
-	uint32_t flags;
+	struct fs_struct *fs = t->lx.fs;
+	struct exe_link *exe = t->lx.exe;
 
-	/* Let go under tasklist_lock, freed after: /proc/PID/status and
-	 * /proc/PID/exe read another task's under that lock. */
-	flags = spin_lock_irqsave(&tasklist_lock);
-	fs = t->lx.fs;
-	exe = t->lx.exe;
-	t->lx.fs = NULL;
-	t->lx.exe = NULL;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
+	/* /proc/PID/status and /proc/PID/exe read another task's under
+	 * tasklist_lock: one store each lets go, and the last put waits for
+	 * such readers (tasklist_lock_grace, kernel/task.h), as for files. */
+	__atomic_store_n(&t->lx.fs, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->lx.exe, NULL, __ATOMIC_RELEASE);
 	fs_struct_put(fs);
 	exe_link_put(exe);
 }

@@ -75,7 +75,6 @@ void mm_get(struct mm *mm)
 void mm_put(struct mm *mm)
 {
 	uint32_t va = 0, *pte;
-	uint32_t flags;
 
 	if (__atomic_sub_fetch(&mm->users, 1, __ATOMIC_SEQ_CST) > 0)
 		return;
@@ -84,10 +83,8 @@ void mm_put(struct mm *mm)
 	 * (compat/linux/fs/proc_pid.c). Its last user has stored another mm or
 	 * NULL in task->mm already, so a reader that takes the lock from now
 	 * on cannot find this one; one that holds it now may be about to
-	 * look at users (and see 0): wait for it to let go (the lock as a
-	 * grace period) before freeing. Nobody calls this holding it. */
-	flags = spin_lock_irqsave(&tasklist_lock);
-	spin_unlock_irqrestore(&tasklist_lock, flags);
+	 * look at users (and see 0): wait for it to let go before freeing. */
+	tasklist_lock_grace();
 	/* The last user: nobody else can reach mm, so no lock. The CPU must
 	 * not be walking tables we are about to free. */
 	if (mm_active_here(mm))

@@ -6,6 +6,7 @@
 #include "kernel/file.h"
 #include "kernel/panic.h"
 #include "kernel/printf.h"
+#include "kernel/task.h"
 #include "kernel/mm/kmem.h"
 #include "arch/i386/uaccess.h"
 #include "lib/string.h"
@@ -165,6 +166,7 @@ void fs_struct_put(struct fs_struct *fs)
 {
 	if (!fs || __atomic_sub_fetch(&fs->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	tasklist_lock_grace();          /* /proc/PID/status may still look */
 	inode_put(fs->cwd);
 	kfree(fs);
 }
@@ -206,6 +208,7 @@ void exe_link_put(struct exe_link *e)
 {
 	if (!e || __atomic_sub_fetch(&e->refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	tasklist_lock_grace();          /* /proc/PID/exe may still look */
 	inode_put(e->inode);
 	kfree(e);
 }

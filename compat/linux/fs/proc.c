@@ -263,13 +263,16 @@ static long exe_readlink(struct inode *link, char *buf, size_t n)
 {
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
 	struct task *t = find_process(link->u.proc.pid);
+	/* Read once: exit may clear it meanwhile; what it points at stays
+	 * while we hold the lock (tasklist_lock_grace, kernel/task.h). */
+	struct exe_link *exe = t ? __atomic_load_n(&t->lx.exe, __ATOMIC_ACQUIRE) : NULL;
 	long len = -ENOENT;
 
-	if (t && t->lx.exe) {
-		len = (long)strlen(t->lx.exe->path);
+	if (exe) {
+		len = (long)strlen(exe->path);
 		if ((size_t)len > n)
 			len = (long)n;
-		memcpy(buf, t->lx.exe->path, (size_t)len);
+		memcpy(buf, exe->path, (size_t)len);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return len;
@@ -279,10 +282,11 @@ static struct inode *exe_follow(struct inode *link, long *err)
 {
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
 	struct task *t = find_process(link->u.proc.pid);
+	struct exe_link *exe = t ? __atomic_load_n(&t->lx.exe, __ATOMIC_ACQUIRE) : NULL;
 	struct inode *i = NULL;
 
-	if (t && t->lx.exe) {
-		i = t->lx.exe->inode;
+	if (exe) {
+		i = exe->inode;
 		inode_get(i);
 	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);

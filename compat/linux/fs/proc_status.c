@@ -46,11 +46,13 @@ struct status_fields {
 	uint32_t cpus;
 };
 
-/* t->files and t->lx.fs stay while tasklist_lock is held: exit and
- * execve's files_unshare let go of them under it (kernel/exit.c,
- * kernel/file.c). */
+/* What t->files and t->lx.fs point at stays while tasklist_lock is
+ * held (tasklist_lock_grace, kernel/task.h); each pointer is read once,
+ * as exit may clear it meanwhile. */
 static void read_status_locked(struct task *t, struct status_fields *s)
 {
+	struct fs_struct *fs = __atomic_load_n(&t->lx.fs, __ATOMIC_ACQUIRE);
+	struct files *files = __atomic_load_n(&t->files, __ATOMIC_ACQUIRE);
 	struct list *pos;
 
 	ASSERT(spin_held(&tasklist_lock));
@@ -64,10 +66,10 @@ static void read_status_locked(struct task *t, struct status_fields *s)
 	list_for_each(pos, &t->thread_group)
 		s->threads++;
 	s->cpus = t->cpus_allowed;
-	if (t->lx.fs)
-		s->umask = __atomic_load_n(&t->lx.fs->umask, __ATOMIC_RELAXED);
-	if (t->files)
-		s->fdsize = __atomic_load_n(&t->files->max, __ATOMIC_RELAXED);
+	if (fs)
+		s->umask = __atomic_load_n(&fs->umask, __ATOMIC_RELAXED);
+	if (files)
+		s->fdsize = __atomic_load_n(&files->max, __ATOMIC_RELAXED);
 	if (t->sighand) {
 		uint32_t flags = spin_lock_irqsave(&t->sighand->lock);
 		s->pending = t->pending.signals;
