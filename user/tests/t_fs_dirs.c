@@ -2,7 +2,8 @@
  * rmdir, getdents64, rename (files, directories, over existing entries),
  * unlinkat, chdir/fchdir/getcwd with "." and "..", the cwd shared by
  * CLONE_FS and not by fork, symbolic links and readlink, access, umask,
- * chmod, /proc as directories with /proc/self/exe, and the errors:
+ * chmod, /proc as directories with /proc/self/exe (and read while its
+ * process exits), and the errors:
  * ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY, EINVAL, EBUSY, ELOOP,
  * ERANGE, EFAULT. Booted as init. */
 #define T_PROG "t_fs_dirs"
@@ -342,6 +343,64 @@ TEST(exec_through_proc_self_exe)
 	EXPECT_STATUS(st, EXITED(42));
 }
 
+/* /proc/PID/status and /proc/PID/exe of processes that exit meanwhile.
+ * An exiting task lets go of its files, cwd and executable with one
+ * store each, and the last put of each waits out the readers, who hold
+ * tasklist_lock (kernel/task.h, tasklist_lock_grace): a read gets the
+ * fields or ENOENT, never what was freed. A child forks 200 short-lived
+ * processes and sends each pid down a pipe; this reader reads both files
+ * of each, twenty times, while it exits. */
+TEST(proc_of_exiting_processes)
+{
+	char path[32], buf[512];
+	long churn, pid, fd, n;
+	int p[2], st;
+
+	EXPECT_EQ(raw_pipe(p), 0);
+	churn = raw_fork();
+	if (churn == 0) {
+		raw_close(p[0]);
+		for (int i = 0; i < 200; i++) {
+			long c = raw_fork();
+			if (c == 0)
+				raw_exit(0);
+			if (c < 0 || raw_write(p[1], &c, sizeof(c)) != sizeof(c))
+				raw_exit(1);
+			if (raw_wait4(c, NULL, 0, NULL) != c)
+				raw_exit(2);
+		}
+		raw_exit(0);
+	}
+	raw_close(p[1]);
+	while (raw_read(p[0], &pid, sizeof(pid)) == sizeof(pid)) {
+		for (int i = 0; i < 20; i++) {
+			snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+			if ((fd = raw_open(path, O_RDONLY)) >= 0) {
+				const char *umask, *fdsize;
+				n = raw_read(fd, buf, sizeof(buf) - 1);
+				raw_close(fd);
+				buf[n > 0 ? n : 0] = '\0';
+				umask = strstr(buf, "Umask:\t");
+				fdsize = strstr(buf, "FDSize:\t");
+				/* Read from a freed (poisoned) fs_struct or fd
+				 * table, these would be 0x6b6b6b6b's. */
+				EXPECT(n > 5 && !memcmp(buf, "Name:", 5) && umask && fdsize &&
+				       strtol(umask + 7, NULL, 8) <= 0777 && atoi(fdsize + 8) <= 4096,
+				       "%s: read %s: %.80s", path, t_val(n, t_b1_), buf);
+			} else {
+				EXPECT_EQ(fd, -ENOENT);
+			}
+			snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+			n = raw_readlink(path, buf, sizeof(buf));
+			EXPECT(n == -ENOENT || (n > 10 && !memcmp(buf + n - 10, "/t_fs_dirs", 10)),
+			       "%s: readlink %s", path, t_val(n, t_b1_));
+		}
+	}
+	raw_close(p[0]);
+	EXPECT_EQ(raw_wait4(churn, &st, 0, NULL), churn);
+	EXPECT_STATUS(st, EXITED(0));
+}
+
 /* Four processes at once in one directory (at -smp 4 and 8, on four
  * CPUs): create, write, rename over each other's names, list, unlink,
  * mkdir and rmdir. Afterwards the directory is empty and every frame the
@@ -437,6 +496,7 @@ int main(int argc, char **argv)
 	RUN(access_umask_chmod);
 	RUN(proc_as_directories);
 	RUN(exec_through_proc_self_exe);
+	RUN(proc_of_exiting_processes);
 	RUN(four_processes_in_one_directory);
 	RUN(cleanup);
 	return t_exit_code();
