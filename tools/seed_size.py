@@ -44,7 +44,10 @@ LIMIT = 9000
 # Down to 12,294 (2026-12-07): struct sighand's life in its own file,
 # kernel/sighand.c (signal.c was 620 lines), with its cache made at boot
 # (sighand_init) instead of on first use under a lock of its own.
-CEILING = 12294
+# Down to 12,284 (2026-12-07): small structs assigned instead of
+# memset-then-set (a siginfo, thread_info, struct fpu, the first context),
+# exit letting go of its files with one store (tasklist_lock_grace).
+CEILING = 12284
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
