@@ -392,8 +392,16 @@ void fpu_exec_reset(void)
 void fpu_exit(struct task *t)
 {
 	struct fpu *f = &t->thread.fpu;
-	uint32_t flags = read_eflags();
+	uint32_t flags;
 
+	/* No state, nothing live (live implies used: fpu.h), and only t
+	 * itself, in user mode, could make it otherwise: most threads never
+	 * touch the FPU, and leave here. (Their last_cpu is of no account:
+	 * fpu_copy starts the task's next life at -1.) */
+	ASSERT(f->used || !f->live);
+	if (!f->used)
+		return;
+	flags = read_eflags();
 	cli();
 	if (t == current)
 		fpu_drop_live_current();

@@ -47,13 +47,6 @@ void switch_to(struct task *prev, struct task *next)
 	switch_context(&prev->ctx, next->ctx);
 }
 
-/* An address space's LDT; none for no address space (a kernel thread, a
- * task that has given its mm up). */
-static struct desc *mm_ldt(const struct mm *mm)
-{
-	return mm ? mm->ldt : NULL;
-}
-
 /* mmu_context.h: CR3, active_mm and the LDT have this one owner.
  * switch_to knows its struct cpu already, and passes it. */
 static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next)
@@ -66,13 +59,14 @@ static void switch_mm_cpu(struct cpu *c, struct mm *prev, struct mm *next)
 	 * load below happens after the change and flushes (tlb.c). */
 	__atomic_store_n(&c->active_mm, next, __ATOMIC_SEQ_CST);
 	write_cr3(V2P(next ? next->pgdir : kernel_pgdir));
-	/* The LDT loaded is prev's (none for NULL: mmu_context.h's rule).
+	/* The LDT loaded is prev's: none for no address space (a kernel
+	 * thread, a task that has given its mm up: mmu_context.h's rule).
 	 * Two address spaces share no LDT pointer unless both have none -
 	 * most have none: TLS lives in the GDT -, and then the loaded one is
 	 * already right. A modify_ldt on another CPU that gives prev a table
 	 * now makes us load next's, which is right too; its IPI, taken once
 	 * we run next, does nothing (mm_cross_call_interrupt). */
-	if (mm_ldt(prev) != mm_ldt(next))
+	if ((prev ? prev->ldt : NULL) != (next ? next->ldt : NULL))
 		ldt_load(next, c);
 }
 
