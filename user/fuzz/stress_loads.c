@@ -285,21 +285,22 @@ static void futex_round(struct st_shared *sh)
 {
 	pthread_t t[ST_RING];
 	struct timespec ts = { 0, 1000000 };
-	int n = 0, word = 0;
+	int n = 0, word = 0, err = 0;
 	long r;
 
 	st_ring_errors = 0;
 	for (int i = 0; i < ST_RING; i++)
 		st_ring[i] = 0;
 	for (; n < ST_RING; n++)
-		if (pthread_create(&t[n], NULL, ring_fn, (void *)(long)n) != 0)
+		if ((err = pthread_create(&t[n], NULL, ring_fn, (void *)(long)n)) != 0)
 			break;
 	st_ring[0] = 1;
 	raw_futex((int *)&st_ring[0], FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL);
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	if (n < ST_RING || st_ring_errors)
-		st_error(sh, ST_FUTEX, "ring: %d threads, %d errors", n, st_ring_errors);
+		st_error(sh, ST_FUTEX, "ring: %d threads (pthread_create: %d), %d errors", n, err,
+			 st_ring_errors);
 	if ((r = raw_futex(&word, FUTEX_WAIT, 0, &ts)) != -ETIMEDOUT)
 		st_error(sh, ST_FUTEX, "a 1 ms FUTEX_WAIT returned %ld", r);
 }
