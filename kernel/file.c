@@ -184,19 +184,16 @@ void files_put(struct files *fs)
 
 int files_unshare(struct task *t)
 {
-	struct files *copy, *old;
-	uint32_t flags;
+	struct files *copy, *old = t->files;
 
 	if (!t->files || __atomic_load_n(&t->files->refcount, __ATOMIC_ACQUIRE) == 1)
 		return 0;
 	if (!(copy = files_copy(t->files)))
 		return -ENOMEM;
-	/* Swapped under tasklist_lock, put after: the Linux layer's
-	 * /proc/PID/status reads t->files under it. */
-	flags = spin_lock_irqsave(&tasklist_lock);
-	old = t->files;
-	t->files = copy;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
+	/* One store, then the put: /proc/PID/status reads t->files under
+	 * tasklist_lock, and the last put waits for it (tasklist_lock_grace,
+	 * kernel/task.h). */
+	__atomic_store_n(&t->files, copy, __ATOMIC_RELEASE);
 	files_put(old);
 	return 0;
 }

@@ -171,16 +171,13 @@ void linux_exec_abandon(struct exe_link *exe)
 
 void linux_exec_commit(struct task *t, bool is_linux, struct exe_link *exe)
 {
-	struct exe_link *old;
-	uint32_t flags;
+	struct exe_link *old = t->lx.exe;
 
 	t->lx.personality = is_linux ? PERSONALITY_LINUX : PERSONALITY_SEED;
 	t->lx.sas_ss_sp = t->lx.sas_ss_size = 0;        /* execve drops the sigaltstack */
-	/* /proc/PID/exe readers look under tasklist_lock. */
-	flags = spin_lock_irqsave(&tasklist_lock);
-	old = t->lx.exe;
-	t->lx.exe = exe;
-	spin_unlock_irqrestore(&tasklist_lock, flags);
+	/* One store, then the put: /proc/PID/exe's readers look under
+	 * tasklist_lock, and the last put waits for them (kernel/task.h). */
+	__atomic_store_n(&t->lx.exe, exe, __ATOMIC_RELEASE);
 	exe_link_put(old);
 }
 
