@@ -415,7 +415,8 @@ SKIP ?= 300
 CYCLES ?= 10
 profile: all | deps-run deps-gdb
 	$(Q)python3 tools/profile.py $(KERNEL) $(INITRD) $(SYM) --skip $(SKIP) \
-		--cycles $(CYCLES) --append "init=/bin/$(PROG)" $(if $(DETAIL),--detail $(DETAIL))
+		--cycles $(CYCLES) --append "init=/bin/$(PROG)" $(if $(DETAIL),--detail $(DETAIL)) \
+		$(if $(wildcard $(B)/user/bin/$(firstword $(PROG))),--user $(B)/user/bin/$(firstword $(PROG)))
 
 # Long runs (docs/fuzzing.md): the fuzzer or the stress run booted as
 # init at -smp CPUS; they print where they stopped and check the books.

@@ -9,7 +9,8 @@ its GDB stub, lets SYMBOL (a kernel function on the path, e.g.
 sys_sched_yield) be reached N times to warm up, then single-steps every
 instruction until SYMBOL has been entered M more times, and prints how
 many instructions each function executed per cycle (user-space
-instructions are counted as "(user)"). Single-stepping executes the
+instructions are counted as "(user)", or by function of the program's
+ELF with --user, which make profile passes). Single-stepping executes the
 same instructions as a free run (QEMU masks interrupts while stepping,
 so no timer tick lands in the window): the total is the path's cost,
 comparable with make bench's rows. `make profile` runs it
@@ -89,9 +90,11 @@ def main():
     ap.add_argument("--limit", type=int, default=2000000)
     ap.add_argument("--detail", action="append", default=[],
                     help="also show FUNCTION's instructions by source line")
+    ap.add_argument("--user", help="the program's ELF: name its functions too")
     args = ap.parse_args()
 
     addrs, names = symbols(args.kernel)
+    uaddrs, unames = symbols(args.user) if args.user else ([], [])
     if args.symbol not in names:
         sys.exit("profile: no function %s in %s" % (args.symbol, args.kernel))
     addr = addrs[names.index(args.symbol)]
@@ -128,7 +131,8 @@ def main():
             pc, n = int(pc, 16), int(n)
             by_pc[pc] = n
             if pc < 0xC0000000:
-                per["(user)"] += n
+                i = bisect.bisect_right(uaddrs, pc) - 1
+                per["(user) " + unames[i] if i >= 0 else "(user)"] += n
             else:
                 i = bisect.bisect_right(addrs, pc) - 1
                 per[names[i] if i >= 0 else "?"] += n

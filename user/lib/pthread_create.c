@@ -137,7 +137,9 @@ void pthread_exit(void *result)
 	struct pthread *self = pthread_self();
 
 	self->result = result;
-	if (__pthread_run_destructors && self->specific_used)
+	/* A thread has a block only if it set a value, which needs a key:
+	 * pthread_key_create has set the hook then. */
+	if (self->specific)
 		__pthread_run_destructors(self);
 
 	if (atomic_cmpxchg(&self->detach_state, PT_JOINABLE, PT_EXITED) == PT_JOINABLE) {

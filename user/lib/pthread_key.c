@@ -2,16 +2,28 @@
  * pthread_key_delete, pthread_getspecific, pthread_setspecific, and the
  * destructors run when a thread exits.
  *
- * A key is an index into keys[] and into every thread's specific[] (in
- * its TCB, pthread_impl.h). Each key has a sequence number, odd while the
- * key is in use, bumped by create and by delete; a thread's value counts
- * only while the seq stored next to it matches the key's. So deleting a
- * key forgets every thread's value at once without visiting any thread,
- * and a key created again in the same slot starts out NULL everywhere
- * (glibc's scheme). */
+ * A key is an index into keys[] and into a thread's block of values
+ * (struct pthread_specific, which its TCB points at: pthread_impl.h).
+ * Each key has a sequence number, odd while the key is in use, bumped by
+ * create and by delete; a thread's value counts only while the seq
+ * stored next to it matches the key's. So deleting a key forgets every
+ * thread's value at once without visiting any thread, and a key created
+ * again in the same slot starts out NULL everywhere (glibc's scheme).
+ *
+ * A thread gets its block at its first pthread_setspecific (calloc: all
+ * NULL, seq 0, which no key in use has) and gives it back when it exits,
+ * after the destructors. A thread that sets no value has none, and
+ * pthread_create does not zero 1 KiB for it; glibc likewise allocates
+ * the blocks for keys past its first 32 on demand. */
 #include "pthread_impl.h"
 #include "atfork.h"
 #include "errno.h"
+#include "stdlib.h"
+
+struct pthread_specific {
+	unsigned seq[PTHREAD_KEYS_MAX];         /* the key's seq at the set */
+	const void *value[PTHREAD_KEYS_MAX];
+};
 
 static struct {
 	volatile int seq;               /* odd: in use */
@@ -31,28 +43,33 @@ static bool key_in_use(pthread_key_t key)
 	return key < PTHREAD_KEYS_MAX && (atomic_load(&keys[key].seq) & 1);
 }
 
-/* At thread exit (pthread_exit): while any value with a destructor is
- * non-NULL, set it to NULL and call the destructor with the old value -
- * destructors may set values again, so up to
- * PTHREAD_DESTRUCTOR_ITERATIONS rounds (POSIX). */
+/* At thread exit (pthread_exit), for a thread with a block: while any
+ * value with a destructor is non-NULL, set it to NULL and call the
+ * destructor with the old value - destructors may set values again, so
+ * up to PTHREAD_DESTRUCTOR_ITERATIONS rounds (POSIX). Then the block
+ * goes. */
 static void run_destructors(struct pthread *self)
 {
+	struct pthread_specific *s = self->specific;
+
 	for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
 		bool again = false;
 		for (unsigned k = 0; k < PTHREAD_KEYS_MAX; k++) {
 			int seq = atomic_load(&keys[k].seq);
 			void (*fn)(void *) = keys[k].destructor;
-			void *v = (void *)self->specific[k];
+			void *v = (void *)s->value[k];
 
-			if (!(seq & 1) || self->specific_seq[k] != (unsigned)seq || !v || !fn)
+			if (!(seq & 1) || s->seq[k] != (unsigned)seq || !v || !fn)
 				continue;
-			self->specific[k] = NULL;
+			s->value[k] = NULL;
 			fn(v);
 			again = true;
 		}
 		if (!again)
 			break;
 	}
+	self->specific = NULL;
+	free(s);
 }
 
 int pthread_key_create(pthread_key_t *key, void (*destructor)(void *))
@@ -91,21 +108,24 @@ int pthread_key_delete(pthread_key_t key)
 
 void *pthread_getspecific(pthread_key_t key)
 {
-	struct pthread *self = pthread_self();
+	struct pthread_specific *s = pthread_self()->specific;
 
-	if (!key_in_use(key) || self->specific_seq[key] != (unsigned)atomic_load(&keys[key].seq))
+	if (!key_in_use(key) || !s || s->seq[key] != (unsigned)atomic_load(&keys[key].seq))
 		return NULL;
-	return (void *)self->specific[key];
+	return (void *)s->value[key];
 }
 
 int pthread_setspecific(pthread_key_t key, const void *value)
 {
 	struct pthread *self = pthread_self();
+	struct pthread_specific *s = self->specific;
 
 	if (!key_in_use(key))
 		return EINVAL;
-	self->specific[key] = value;
-	self->specific_seq[key] = (unsigned)atomic_load(&keys[key].seq);
-	self->specific_used = true;
+	/* POSIX: ENOMEM, "insufficient memory to associate the value". */
+	if (!s && !(s = self->specific = calloc(1, sizeof(*s))))
+		return ENOMEM;
+	s->value[key] = value;
+	s->seq[key] = (unsigned)atomic_load(&keys[key].seq);
 	return 0;
 }

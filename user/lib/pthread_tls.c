@@ -58,8 +58,7 @@ struct pthread *__pthread_tls_setup(void *area_end)
 	memcpy(block, __pthread_tls.init, __pthread_tls.filesz);        /* .tdata */
 	memset(block + __pthread_tls.filesz, 0,                         /* .tbss */
 	       __pthread_tls.offset - __pthread_tls.filesz);
-	memset(self, 0, sizeof(*self));
-	self->self = self;
+	*self = (struct pthread){ .self = self };
 	return self;
 }
 
@@ -68,13 +67,14 @@ struct pthread *__pthread_tls_setup(void *area_end)
  * too. */
 void __pthread_tls_desc(struct user_desc *d, struct pthread *tp)
 {
-	memset(d, 0, sizeof(*d));
-	d->entry_number = (unsigned)__pthread_tls_entry;
-	d->base_addr = (unsigned)(uintptr_t)tp;
-	d->limit = 0xfffff;
-	d->seg_32bit = 1;
-	d->limit_in_pages = 1;
-	d->useable = 1;
+	*d = (struct user_desc){
+		.entry_number = (unsigned)__pthread_tls_entry,
+		.base_addr = (unsigned)(uintptr_t)tp,
+		.limit = 0xfffff,
+		.seg_32bit = 1,
+		.limit_in_pages = 1,
+		.useable = 1,
+	};
 }
 
 /* Before main, so nothing here may touch errno (it is a __thread

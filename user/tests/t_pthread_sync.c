@@ -4,7 +4,9 @@
  * variables (a bounded buffer carrying 10,000 items, checksummed; a
  * timed wait that times out on CLOCK_REALTIME and one that does not),
  * barriers (8 threads x 100 rounds, one serial thread per round),
- * pthread_once from 16 threads, and keys with destructors. Booted as init.
+ * pthread_once from 16 threads, and keys with destructors (a thread's
+ * block of values given back at its exit; ENOMEM when there is no memory
+ * for one). Booted as init.
  *
  * This program defines its own __futex (futex.h): the library's futex
  * calls all come through it, so the test can count them. */
@@ -15,6 +17,9 @@
 #include "futex.h"
 #include "sched.h"
 #include "time.h"
+#include "stdlib.h"
+#include "unistd.h"
+#include "sys/mman.h"
 
 static volatile int futex_calls;
 
@@ -527,6 +532,63 @@ TEST(keys_and_destructors)
 		pthread_key_delete(all[i]);
 }
 
+/* A thread's block of values (pthread_key.c) comes with its first
+ * pthread_setspecific and goes when it exits: 300 threads that each set
+ * one leave the heap where one did. Kept, they would be 300 KiB, more
+ * than the heap ever grows at once (malloc.c: 64 KiB). */
+static pthread_key_t key_c;
+
+static void *set_one(void *arg)
+{
+	return (void *)(intptr_t)pthread_setspecific(key_c, arg);
+}
+
+static int run_set_one(void *value)
+{
+	pthread_t t;
+	void *r = (void *)-1;
+
+	if (pthread_create(&t, NULL, set_one, value) != 0 || pthread_join(t, &r) != 0)
+		return -1;
+	return (int)(intptr_t)r;
+}
+
+TEST(key_blocks_freed_at_exit_and_enomem)
+{
+	int dummy = 7, bad = 0;
+	char *brk_before;
+	void **blocks = NULL, *fence;
+	uintptr_t brk_page;
+
+	EXPECT_EQ(pthread_key_create(&key_c, NULL), 0);
+	EXPECT_EQ(run_set_one(&dummy), 0);      /* the heap has room for one */
+	brk_before = sbrk(0);
+	for (int i = 0; i < 300; i++)
+		bad += run_set_one(&dummy) != 0;
+	EXPECT_EQ(bad, 0);
+	EXPECT(sbrk(0) == brk_before, "300 threads' blocks grew the heap by %ld bytes",
+	       (long)((char *)sbrk(0) - brk_before));
+
+	/* No memory: a mapping just above the break stops the heap
+	 * growing (brk refuses to overlap it), and the heap's free blocks
+	 * are all taken; a thread's first pthread_setspecific is ENOMEM. */
+	brk_page = ((uintptr_t)sbrk(0) + 4095) & ~(uintptr_t)4095;
+	fence = mmap((void *)brk_page, 4096, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	EXPECT(fence == (void *)brk_page, "mmap at the break: %p", fence);
+	for (void **b; (b = malloc(64)); blocks = b)
+		*b = blocks;
+	EXPECT_EQ(run_set_one(&dummy), ENOMEM);
+	while (blocks) {
+		void **next = *blocks;
+		free(blocks);
+		blocks = next;
+	}
+	munmap(fence, 4096);
+	EXPECT_EQ(run_set_one(&dummy), 0);      /* and with memory, again */
+	EXPECT_EQ(pthread_key_delete(key_c), 0);
+}
+
 int main(void)
 {
 	RUN(mutex_counter_8_threads_x_10000_exact);
@@ -537,5 +599,6 @@ int main(void)
 	RUN(barrier_8_threads_x_100_rounds);
 	RUN(once_from_16_threads_runs_once);
 	RUN(keys_and_destructors);
+	RUN(key_blocks_freed_at_exit_and_enomem);
 	return t_exit_code();
 }
