@@ -109,6 +109,8 @@ long fz_kstat(struct fz_books *k)
 			k->freed = num(&s), seen |= 4;
 		else if (word(&s, "task_cache_reused"))
 			k->reused = num(&s), seen |= 8;
+		else if (word(&s, "frames_total"))
+			k->frames_total = num(&s);
 		else if (word(&s, "self_rss_pages"))
 			k->self_rss = num(&s);
 		else if (word(&s, "fs_pages"))

@@ -168,6 +168,7 @@ void fz_touch_stack(void);      /* the stack a session uses, touched at once */
 #define FZ_MAX_CACHES 32
 struct fz_books {
 	unsigned long frames_free, parked, freed, reused, tasks;
+	unsigned long frames_total;                     /* for the report */
 	unsigned long self_rss, fs_pages, large_pages;  /* for the report */
 	int ncaches;
 	struct { char name[24]; unsigned long inuse, slabs, pages; } cache[FZ_MAX_CACHES];

@@ -69,6 +69,17 @@ static void raw_fn(void *arg)
 	(void)arg;
 }
 
+/* Memory when a pthread_create failed, for its report: EAGAIN with less
+ * than 1/8 of the frames free is the kernel's rule (kernel/fork.c,
+ * room_for_a_task), not a bug; EAGAIN with plenty free is one. */
+static struct fz_books books_at_failure;
+
+static void note_memory(void)
+{
+	if (fz_kstat(&books_at_failure) < 0)
+		books_at_failure.frames_free = books_at_failure.frames_total = 0;
+}
+
 static void threads_round(struct st_shared *sh)
 {
 	pthread_t t[ST_JOINED];
@@ -76,16 +87,19 @@ static void threads_round(struct st_shared *sh)
 
 	st_counter = 0;
 	for (; n < ST_JOINED; n++)
-		if ((err = pthread_create(&t[n], NULL, joined_fn, (void *)(long)n)) != 0)
+		if ((err = pthread_create(&t[n], NULL, joined_fn, (void *)(long)n)) != 0) {
+			note_memory();
 			break;
+		}
 	for (int i = 0; i < n; i++) {
 		void *r = NULL;
 		if (pthread_join(t[i], &r) != 0 || r != (void *)(long)i)
 			st_error(sh, ST_THREADS, "pthread_join %d: result %p", i, r);
 	}
 	if (n < ST_JOINED || st_counter != 100 * ST_JOINED)
-		st_error(sh, ST_THREADS, "%d threads created (pthread_create: %d), counter %d",
-			 n, err, st_counter);
+		st_error(sh, ST_THREADS, "%d threads created (pthread_create: %d, "
+			 "free frames then %lu of %lu), counter %d", n, err,
+			 books_at_failure.frames_free, books_at_failure.frames_total, st_counter);
 
 	st_detached_left = ST_DETACHED;
 	for (int i = 0; i < ST_DETACHED; i++) {
@@ -292,15 +306,18 @@ static void futex_round(struct st_shared *sh)
 	for (int i = 0; i < ST_RING; i++)
 		st_ring[i] = 0;
 	for (; n < ST_RING; n++)
-		if ((err = pthread_create(&t[n], NULL, ring_fn, (void *)(long)n)) != 0)
+		if ((err = pthread_create(&t[n], NULL, ring_fn, (void *)(long)n)) != 0) {
+			note_memory();
 			break;
+		}
 	st_ring[0] = 1;
 	raw_futex((int *)&st_ring[0], FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL);
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	if (n < ST_RING || st_ring_errors)
-		st_error(sh, ST_FUTEX, "ring: %d threads (pthread_create: %d), %d errors", n, err,
-			 st_ring_errors);
+		st_error(sh, ST_FUTEX, "ring: %d threads (pthread_create: %d, free frames "
+			 "then %lu of %lu), %d errors", n, err, books_at_failure.frames_free,
+			 books_at_failure.frames_total, st_ring_errors);
 	if ((r = raw_futex(&word, FUTEX_WAIT, 0, &ts)) != -ETIMEDOUT)
 		st_error(sh, ST_FUTEX, "a 1 ms FUTEX_WAIT returned %ld", r);
 }
