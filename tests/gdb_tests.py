@@ -316,7 +316,7 @@ def every_command():
     script = script.replace("\n".join(c for c, _ in BAD) + "\n", "".join(
         "python\ntry:\n    gdb.execute(%r)\nexcept gdb.error as e:\n    print('ERROR:', e)\nend\n"
         % c for c, _ in BAD))
-    out, _ = run_gdb(2, "init=/bin/tls-demo", script)
+    out, _ = run_gdb(2, "init=/bin/tls-demo -- 16", script)      # as break_switch
     errs = python_errors(out)
     if errs:
         return [(name, "Python error: %s" % errs[0], out[-2000:])]
