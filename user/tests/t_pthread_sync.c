@@ -4,9 +4,8 @@
  * variables (a bounded buffer carrying 10,000 items, checksummed; a
  * timed wait that times out on CLOCK_REALTIME and one that does not),
  * barriers (8 threads x 100 rounds, one serial thread per round),
- * pthread_once from 16 threads, and keys with destructors (a thread's
- * block of values given back at its exit; ENOMEM when there is no memory
- * for one). Booted as init.
+ * pthread_once from 16 threads, keys with destructors (a thread's values
+ * freed at its exit; ENOMEM with no memory for them). Booted as init.
  *
  * This program defines its own __futex (futex.h): the library's futex
  * calls all come through it, so the test can count them. */
@@ -533,9 +532,8 @@ TEST(keys_and_destructors)
 }
 
 /* A thread's block of values (pthread_key.c) comes with its first
- * pthread_setspecific and goes when it exits: 300 threads that each set
- * one leave the heap where one did. Kept, they would be 300 KiB, more
- * than the heap ever grows at once (malloc.c: 64 KiB). */
+ * pthread_setspecific and goes at its exit: 300 threads that each set one
+ * leave the heap where it was (kept, they would be 300 KiB). */
 static pthread_key_t key_c;
 
 static void *set_one(void *arg)
@@ -569,20 +567,18 @@ TEST(key_blocks_freed_at_exit_and_enomem)
 	EXPECT(sbrk(0) == brk_before, "300 threads' blocks grew the heap by %ld bytes",
 	       (long)((char *)sbrk(0) - brk_before));
 
-	/* No memory: a mapping just above the break stops the heap
-	 * growing (brk refuses to overlap it), and the heap's free blocks
-	 * are all taken; a thread's first pthread_setspecific is ENOMEM. */
+	/* No memory: a mapping just above the break (a hint, which the
+	 * kernel takes when the page is free: never MAP_FIXED over another
+	 * mapping) stops the heap growing, and every free block is taken. */
 	brk_page = ((uintptr_t)sbrk(0) + 4095) & ~(uintptr_t)4095;
-	fence = mmap((void *)brk_page, 4096, PROT_NONE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	fence = mmap((void *)brk_page, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	EXPECT(fence == (void *)brk_page, "mmap at the break: %p", fence);
 	for (void **b; (b = malloc(64)); blocks = b)
 		*b = blocks;
 	EXPECT_EQ(run_set_one(&dummy), ENOMEM);
-	while (blocks) {
-		void **next = *blocks;
+	for (void **next; blocks; blocks = next) {
+		next = *blocks;
 		free(blocks);
-		blocks = next;
 	}
 	munmap(fence, 4096);
 	EXPECT_EQ(run_set_one(&dummy), 0);      /* and with memory, again */
