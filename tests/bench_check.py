@@ -12,8 +12,9 @@ the two consoles must be identical.
 
 bench/budgets: the hot paths of /bin/bench, /bin/bench_lx (glibc) and
 /bin/bench_pt (the libc's pthreads) at -smp 1 under -icount, against
-tests/budgets.txt: a row more than BUDGET_SLACK over its budget fails. Under instruction counting a path's cost is a count, not a timing,
-so this holds on any host, loaded or not.
+tests/budgets.txt: a row more than BUDGET_SLACK over its budget fails.
+Under instruction counting a path's cost is a count, not a timing, so
+this holds on any host, loaded or not.
 """
 import os
 import re
