@@ -87,7 +87,7 @@ unsigned long linux_as_limit(void);
  * that found nothing to do cost about ten instructions, and a thread's
  * create+exit made six of them. Macros, as below: struct task and struct
  * clone_args are complete only where they are used. Their arguments may
- * be evaluated twice: pass variables, not calls (vfork does). */
+ * be evaluated twice: pass variables, not calls (every caller does). */
 #define linux_personality(t) ((t)->lx.personality == PERSONALITY_LINUX)
 void linux_clone_flags_prepare(struct task *c, const struct clone_args *a);
 void linux_clone_settid(struct task *c, const struct clone_args *a, int tid);
