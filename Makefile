@@ -402,8 +402,9 @@ test: $(CHECK_PREREQS) | deps-check
 
 # The speed figures (docs/benchmarks.md): /bin/bench as init under QEMU
 # -icount, the table in $(B)/bench.txt. Missed targets never fail it.
-bench: all | deps-run
-	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD); \
+bench: all $(SEED_KERNEL) | deps-run
+	$(Q)if [ "$(SMP)" = 1 ]; then tools/bench.sh $(B) $(KERNEL) $(INITRD) \
+		$(if $(filter $(SEED_KERNEL),$(KERNEL)),,$(SEED_KERNEL)); \
 	else tools/bench_smp.sh $(B) $(KERNEL) $(INITRD) $(SMP); fi
 
 # Where a path's instructions go, by kernel function (docs/benchmarks.md):

@@ -122,11 +122,6 @@ int dequeue_signal_locked(struct task *t, struct sighand *sh,
 #define SIG_DEFAULT_IGNORE (SIGMASK(SIGCHLD) | SIGMASK(SIGCONT) | \
 	SIGMASK(SIGURG) | SIGMASK(SIGWINCH))
 
-bool sig_is_stop(int sig)
-{
-	return sig >= 1 && sig <= SIG_MAX && (SIG_STOP_SIGNALS & SIGMASK(sig));
-}
-
 static bool action_ignores(const struct k_sigaction *ka, int sig)
 {
 	return ka->handler == SIG_IGN ||

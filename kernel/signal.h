@@ -141,7 +141,13 @@ void signal_install_action(int sig, const struct k_sigaction *act,
 /* The stop signals: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU. */
 #define SIG_STOP_SIGNALS (SIGMASK(SIGSTOP) | SIGMASK(SIGTSTP) | \
 	SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
-bool sig_is_stop(int sig);
+/* Four compares, not a test of SIG_STOP_SIGNALS: a 64-bit shift by a
+ * variable count is about ten i386 instructions, and every delivered
+ * signal asks this at least twice on the full kernel (jobctl.c). */
+static inline bool sig_is_stop(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
 /* On the way back to user mode: deliver one pending signal, building a
  * handler frame on the user stack or taking the default action. */
 void do_signal(struct trapframe *tf);

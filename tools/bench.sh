@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/bench.sh B [KERNEL [INITRD]] - `make bench` (docs/benchmarks.md).
+# tools/bench.sh B [KERNEL [INITRD [SEED_KERNEL]]] - `make bench` (docs/benchmarks.md).
 #
 # Boots KERNEL (default B/kernel.elf) with INITRD (default B/initrd.cpio)
 # in QEMU with init=/bin/bench (user/bin/bench.c) under instruction
@@ -15,6 +15,10 @@
 # in switch_to) with its instruction count and whether it has a branch,
 # prints it all and writes it to B/bench.txt. Then /bin/bench_pt (the
 # same through pthreads) and /bin/bench_fpu in both FPU switching modes.
+#
+# With SEED_KERNEL (make seed's build/seed/kernel.elf: the core alone),
+# /bin/bench boots on it too, and a second table sets its figures beside
+# KERNEL's: what the Linux layer adds to a seed program's paths.
 #
 # Missed targets are reported, never an error. The exit status is non-zero
 # only when the benchmark could not run: QEMU failed, the kernel panicked,
@@ -32,6 +36,7 @@ set -eu
 B=${1:?usage: tools/bench.sh BUILD_DIR [KERNEL [INITRD]]}
 KERNEL=${2:-$B/kernel.elf}
 INITRD=${3:-$B/initrd.cpio}
+SEED_KERNEL=${4:-}
 TIMEOUT=${BENCH_TIMEOUT:-300}
 QEMU=${QEMU:-qemu-system-i386}
 MEM=256                 # 10,000 threads: 8 KiB of kernel stack each
@@ -134,6 +139,42 @@ fi
         "(=> marks load_TLS's instructions):"
     cat "$TMP/load_tls.txt"
 } > "$OUT"
+
+# ---- the seed kernel (make seed): the same /bin/bench on the core alone,
+# its figures beside the full kernel's; the difference is what the Linux
+# layer's hooks cost a seed program (docs/benchmarks.md, "The seed kernel").
+if [ -n "$SEED_KERNEL" ]; then
+    ln -s "$(abs "$SEED_KERNEL")" "$TMP/seed.elf"
+    echo "  BENCH   $QEMU -smp 1 -m $MEM $ICOUNT seed kernel init=/bin/bench (up to ${TIMEOUT}s)"
+    seed_rc=0
+    (cd "$TMP" && timeout "$TIMEOUT" "$QEMU" -m "$MEM" -smp 1 -display none -no-reboot \
+        -device isa-debug-exit,iobase=0xf4,iosize=0x04 $ICOUNT \
+        -kernel seed.elf -initrd initrd.cpio -append "init=/bin/bench" \
+        -serial "file:$TMP/seed_console.txt" </dev/null >"$TMP/seed_qemu.txt" 2>&1) || seed_rc=$?
+    tr -d '\r' < "$TMP/seed_console.txt" > "$TMP/seed.txt" 2>/dev/null || : >"$TMP/seed.txt"
+    {
+        echo
+        echo "The seed kernel (make seed: the core alone, no Linux layer), the same /bin/bench;"
+        echo "the last column is what the full kernel adds (its figure minus the seed's)."
+        echo
+        if grep -q '^==== end of bench table ====$' "$TMP/seed.txt" && [ "$seed_rc" -eq 1 ]; then
+            # The two tables' medians, row by row: a row is its name,
+            # two spaces or more, and the median.
+            for f in full:"$RAW" seed:"$TMP/seed.txt"; do
+                sed -n '/^==== bench table ====$/,/^==== end of bench table ====$/p' "${f#*:}" |
+                    awk -F'  +' '$2 ~ /^ *[0-9]+$/ { print $1 "\t" ($2 + 0) }' > "$TMP/${f%%:*}.rows"
+            done
+            awk -F'\t' 'FNR == NR { full[$1] = $2; next }
+                FNR == 1 { printf "%-46s %12s %12s %8s\n", "benchmark", "full kernel", "seed kernel", "layer" }
+                $1 in full { printf "%-46s %12d %12d %8d\n", $1, full[$1], $2, full[$1] - $2 }' \
+                "$TMP/full.rows" "$TMP/seed.rows"
+        else
+            echo "seed kernel: INCOMPLETE (QEMU status $seed_rc)"
+            problem=${problem:-"/bin/bench on the seed kernel did not complete"}
+        fi
+    } >> "$OUT"
+    cat "$TMP/seed.txt" >> "$RAW"
+fi
 
 # ---- /bin/bench_pt (user/bin/bench_pt.c): the same costs through the
 # libc and pthreads, appended to B/bench.txt, at -smp 1 under icount (as
