@@ -103,6 +103,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 from machine import (BUILD, INITRD, ROOT, SKIP, SMP_COUNTS, STATUS_FAIL,
                      STATUS_PANIC, STATUS_PASS, TEST_ISO_FPU, TEST_ISO_SMP, LINE_RE, Results,
@@ -435,15 +436,17 @@ def main():
     jobs.append(("web/chromium", web_browser, ()))
     jobs += doc_jobs()
     jobs += labs_jobs()
-    jobs = [(fn, a) for name, fn, a in jobs if sel.job(name)]
+    jobs = [(name, fn, a) for name, fn, a in jobs if sel.job(name)]
     if args.check_linux:                # instead of all the above
-        jobs = [(fn, a) for name, fn, a in busybox_jobs() if sel.job(name)]
+        jobs = [(name, fn, a) for name, fn, a in busybox_jobs() if sel.job(name)]
 
+    seconds = []                            # (wall-clock seconds, job): write_times
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
-        futures = [ex.submit(fn, *a) for fn, a in jobs]
-        for fut in futures:                 # report in a fixed order
+        futures = [ex.submit(timed, fn, a) for name, fn, a in jobs]
+        for (job, _, _), fut in zip(jobs, futures):     # report in a fixed order
             try:
-                lines = fut.result()
+                lines, secs = fut.result()
+                seconds.append((secs, job))
             except Exception as e:          # a harness bug is a failure too
                 lines = [("harness", "%s: %s" % (type(e).__name__, e), None)]
             for name, reason, detail in lines:
@@ -454,8 +457,29 @@ def main():
                 else:
                     res.report(name, reason, detail)
 
+    write_times(seconds, args.j, "check-linux-times.txt" if args.check_linux else "check-times.txt")
     print(res.summary(), flush=True)
     return 1 if res.failed else 0
+
+
+# Where make check's time goes: each job's wall-clock seconds, slowest
+# first, in $(B)/check-times.txt (check-linux-times.txt for make
+# check-linux), for whoever must keep the run short
+# (docs/contributing.md). Not printed: the output is one line per test.
+def timed(fn, args):
+    start = time.monotonic()
+    lines = fn(*args)
+    return lines, time.monotonic() - start
+
+
+def write_times(seconds, parallel, name):
+    try:
+        with open(os.path.join(BUILD, name), "w") as f:
+            f.write("# seconds  job (tests/run.py, %d jobs at a time)\n" % parallel)
+            for secs, job in sorted(seconds, reverse=True):
+                f.write("%9.1f  %s\n" % (secs, job))
+    except OSError:
+        pass                                # a figure for people, never a failure
 
 
 if __name__ == "__main__":
