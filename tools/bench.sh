@@ -33,7 +33,7 @@
 # lines and print identical figures.
 set -eu
 
-B=${1:?usage: tools/bench.sh BUILD_DIR [KERNEL [INITRD]]}
+B=${1:?usage: tools/bench.sh BUILD_DIR [KERNEL [INITRD [SEED_KERNEL]]]}
 KERNEL=${2:-$B/kernel.elf}
 INITRD=${3:-$B/initrd.cpio}
 SEED_KERNEL=${4:-}
