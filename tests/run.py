@@ -464,8 +464,8 @@ def main():
 
 # Where make check's time goes: each job's wall-clock seconds, slowest
 # first, in $(B)/check-times.txt (check-linux-times.txt for make
-# check-linux), for whoever must keep the run short
-# (docs/contributing.md). Not printed: the output is one line per test.
+# check-linux), for whoever must keep the run short (README, "make
+# check"). Not printed: the output is one line per test.
 def timed(fn, args):
     start = time.monotonic()
     lines = fn(*args)
