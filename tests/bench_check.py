@@ -14,9 +14,8 @@ bench/budgets: the hot paths of /bin/bench, /bin/bench_lx (glibc) and
 /bin/bench_pt (the libc's pthreads) at -smp 1 under -icount, and
 /bin/bench's again on the seed kernel (its rows named "seed kernel: ..."),
 against tests/budgets.txt: a row more than BUDGET_SLACK over its budget
-fails.
-Under instruction counting a path's cost is a count, not a timing, so
-this holds on any host, loaded or not.
+fails. Under instruction counting a path's cost is a count, not a
+timing, so this holds on any host, loaded or not.
 """
 import os
 import re

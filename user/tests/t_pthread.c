@@ -446,11 +446,11 @@ TEST(detached_threads_stacks_are_reclaimed)
 	       "after reclaim: exited %d cached %d", s.exited, s.cached);
 	EXPECT_EQ(mapped_tcbs(DETACHED), 0);
 	/* And the frames are back, exactly: free, in a cache's slabs or our
-	 * own resident pages (thr_frames_outside_caches). A slab that
-	 * churned, a task parked on another CPU with its kernel stack (only
-	 * this CPU's slot is emptied by settle), or a stack page the main
-	 * thread touched for the first time moves frames between the three,
-	 * but not out of the sum; a leak does. */
+	 * own resident pages (thr_frames_outside_caches). Slab churn, a task
+	 * parked on another CPU (settle empties only this CPU's slot) or a
+	 * stack page touched for the first time moves frames between the
+	 * three, not out of the sum; a leaked frame (a page table) does. The
+	 * stacks themselves were checked above (mapped_tcbs). */
 	EXPECT_EQ(settle(&k2), 0);
 	printf("t_pthread: frames outside the caches %lu before, %lu after "
 	       "(free %lu, %lu; own %lu, %lu)\n", thr_frames_outside_caches(&k0),
