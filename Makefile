@@ -105,9 +105,9 @@ LIBGCC = $(shell $(CC) -m32 -print-libgcc-file-name)
 #   $(TEST_KERNEL)  the full kernel with the in-kernel test groups
 #                   (tests/guest/) linked in: what make check boots for
 #                   ktest=GROUP. The other two carry no test code.
-# The tracer (kernel/trace.h) and the schedule seeds (kernel/chaos.h) are the
-# full kernel's alone.
-COURSE_TOOL_SRCS := kernel/trace.c arch/i386/trace_arch.c kernel/chaos.c
+# The tracer (kernel/trace.h), the schedule seeds (kernel/chaos.h) and the
+# kernel monitor (kernel/monitor.h) are the full kernel's alone.
+COURSE_TOOL_SRCS := kernel/trace.c arch/i386/trace_arch.c kernel/chaos.c kernel/monitor.c
 CORE_SRCS := $(filter-out $(COURSE_TOOL_SRCS),$(wildcard boot/*.S boot/*.c arch/i386/*.c \
 	arch/i386/*.S kernel/*.c kernel/mm/*.c lib/*.c))
 LINUX_SRCS := $(wildcard compat/linux/*.c compat/linux/fs/*.c compat/linux/i386/*.c compat/linux/i386/*.S)
@@ -138,9 +138,10 @@ deps-%:
 
 # ---- the kernels ----
 # The Linux layer is in when CONFIG_LINUX is defined (kernel/linux_hooks.h
-# is the one place the core looks at it); the tracer (kernel/trace.h) and
-# the schedule seeds (kernel/chaos.h) are the full kernel's too.
-FULL_DEFS := -DCONFIG_LINUX -DCONFIG_TRACE -DCONFIG_CHAOS
+# is the one place the core looks at it); the tracer (kernel/trace.h), the
+# schedule seeds (kernel/chaos.h) and the kernel monitor (kernel/monitor.h)
+# are the full kernel's too.
+FULL_DEFS := -DCONFIG_LINUX -DCONFIG_TRACE -DCONFIG_CHAOS -DCONFIG_MONITOR
 # Objects depend on the flags too: $(B)/kflags changes only when they do.
 $(B)/kflags: FORCE
 	@mkdir -p $(@D)

@@ -130,27 +130,6 @@ int console_trygetc(void)
 	return c;
 }
 
-/* Sleeps with hlt until the COM1 interrupt brings a byte. safe_halt makes
- * the check-then-sleep atomic: an interrupt between the empty check and
- * the hlt would otherwise be missed and we would sleep with a byte
- * waiting (the lost-wakeup race, here against an interrupt). */
-int console_getc(void)
-{
-	for (;;) {
-		int c;
-
-		local_irq_disable();
-		spin_lock(&rx.lock);
-		c = rx_take();
-		spin_unlock(&rx.lock);
-		if (c >= 0) {
-			local_irq_enable();
-			return c;
-		}
-		safe_halt();
-	}
-}
-
 void console_flush(void)
 {
 	uart_drain();

@@ -3,7 +3,8 @@
  * Output goes to the UART (polled: the transmitter holding register is
  * written when empty) and to the VGA screen. Input is interrupt driven:
  * the COM1 IRQ handler moves received bytes into a ring buffer that
- * console_getc() reads, sleeping with hlt while it is empty. */
+ * console_trygetc() takes from (the console file, console_file.c; the
+ * kernel monitor, which sleeps with hlt while it is empty). */
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
 
@@ -14,7 +15,6 @@ void console_enable_input(void);    /* after the IDT: the COM1 IRQ */
 void console_putc(char c);
 void console_write(const char *s, size_t n);   /* '\n' as CR LF */
 void console_write_raw(const char *s, size_t n);   /* no translation */
-int console_getc(void);             /* blocks; -1 never (no EOF on a UART) */
 int console_trygetc(void);          /* -1 when nothing is buffered */
 void console_flush(void);           /* wait until the UART has sent it all */
 /* hook() runs in the COM1 interrupt after new bytes were buffered; it may

@@ -131,7 +131,7 @@ static void receive(void)
 }
 
 /* From now on the COM1 interrupt feeds the lines (until the first read
- * the kernel monitor may use console_getc). */
+ * the kernel monitor may read the console itself, monitor.c). */
 static void attach(void)
 {
 	if (__atomic_exchange_n(&cons.attached, true, __ATOMIC_ACQ_REL))

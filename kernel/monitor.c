@@ -11,6 +11,7 @@
 #include "arch/i386/cpu.h"
 #include "arch/i386/power.h"
 #include "arch/i386/dumpstack.h"
+#include "arch/i386/irqflags.h"
 #include "lib/string.h"
 
 #define LINE_MAX 128
@@ -41,7 +42,10 @@ static void cmd_mem(int argc, char **argv)
 	(void)argc, (void)argv;
 	kprintf("frames: %u free of %u (%u KiB free)\n", pmm_free_frames(),
 		pmm_total_frames(), pmm_free_frames() * 4);
-	kmem_dump();
+	kprintf("%-16s %8s %6s %8s %8s\n", "cache", "objsize", "order", "inuse", "slabs");
+	for (struct objcache *c = kmem_caches(); c; c = c->next)
+		kprintf("%-16s %8u %6u %8u %8u\n", c->name, c->objsize, c->order,
+			c->nr_inuse, c->nr_slabs);
 }
 
 static void cmd_ls(int argc, char **argv)
@@ -132,13 +136,32 @@ static void monitor_exec(char *line)
 	kprintf("%s: unknown command (try help)\n", argv[0]);
 }
 
+/* Sleeps with hlt until the COM1 interrupt brings a byte. safe_halt makes
+ * the check-then-sleep atomic: an interrupt between the empty check and
+ * the hlt would otherwise be missed and we would sleep with a byte
+ * waiting (the lost-wakeup race, here against an interrupt). */
+static int read_char(void)
+{
+	for (;;) {
+		int c;
+
+		local_irq_disable();
+		c = console_trygetc();
+		if (c >= 0) {
+			local_irq_enable();
+			return c;
+		}
+		safe_halt();
+	}
+}
+
 /* Reads a line with echo; backspace/DEL erase, CR or LF ends it. */
 static void read_line(char *buf, size_t size)
 {
 	size_t n = 0;
 
 	for (;;) {
-		int c = console_getc();
+		int c = read_char();
 		if (c == '\r' || c == '\n') {
 			kprintf("\n");
 			break;

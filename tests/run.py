@@ -60,7 +60,8 @@ Runs, in order, and prints one line per test, `PASS name` or
                /tests/t_trace on, booted with `trace`
   seed/...     the seed kernel (make seed), the core alone: the shell at
                every count of SMP_COUNTS, every seed-personality test
-               program at -smp 2, a glibc program refused (tests/seed.py);
+               program at -smp 2, a glibc program refused, `monitor`
+               refused (tests/seed.py);
                grub/seed_iso_shell and bochs/seed_shell boot it by GRUB
   up/...       QEMU without a local APIC, and without a power-off device
   web/...      build/web (make web) booted by v86 in Node and in Chromium
@@ -395,6 +396,7 @@ def main():
             for cpu, argv in USER_TEST_BOOTS.get(t, [(None, [])]):
                 jobs.append(("seed/smp2/%s" % t, user_test,
                              (2, t, cpu, argv, None, seed.SEED_KERNEL, "seed/")))
+        jobs.append(("seed/smp1/no_monitor", seed.seed_no_monitor, ()))
         jobs.append(("grub/seed_iso_shell", seed.seed_grub, ()))
         jobs.append(("bochs/seed_shell", seed.seed_bochs, ()))
         jobs.append(("repo/seed_size", seed.seed_size, ()))

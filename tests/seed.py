@@ -10,6 +10,8 @@ that keep the two kernels apart (docs/architecture.md).
   seed/smp2/t_*            every user test program that needs nothing of
                            abi.md section 9 (all but LINUX_LAYER_TESTS),
                            booted as init on the seed kernel
+  seed/smp1/no_monitor     `monitor` on the seed kernel's command line: one
+                           line (the monitor is the full kernel's), status 1
   grub/seed_iso_shell      the seed kernel through GRUB (build/seed/spindle-seed.iso)
   bochs/seed_shell         the same ISO under Bochs, 2 CPUs
   repo/seed_size           tools/seed_size.py: the seed kernel's code lines
@@ -83,6 +85,21 @@ def seed_shell(smp):
             bad = "tls-demo printed %d thread lines and %d main lines, want 4 and 1" % tuple(counts)
     if not bad and b.code != qemu_code(0):
         bad = "QEMU exit %d, want %d (status 0)" % (b.code, qemu_code(0))
+    return [(name, bad, b.tail(20) if bad else None)]
+
+
+def seed_no_monitor():
+    """The kernel monitor is a course tool of the full kernel's
+    (kernel/monitor.h): the seed kernel asked for it says so and powers
+    off with status 1, before init."""
+    name = "seed/smp1/no_monitor"
+    b = run_qemu(qemu_kernel_cmd(1, "monitor", kernel=SEED_KERNEL))
+    bad = b.problem() or check_in_order(b.out, [
+        ("the refusal", r"^the kernel monitor is the full kernel's \(make run APPEND=monitor\)$")])
+    if not bad and re.search(r"^init exited", b.out, re.M):
+        bad = "init ran"
+    if not bad and b.code != qemu_code(1):
+        bad = "QEMU exit %d, want %d (status 1)" % (b.code, qemu_code(1))
     return [(name, bad, b.tail(20) if bad else None)]
 
 

@@ -122,7 +122,7 @@ void tty_set_session(int sid, int pgrp);
 /* The console's foreground process group if sid is its session, else
  * -1 (/proc/PID/stat's tpgid). */
 int tty_foreground_of(int sid);
-/* Takes over the console's input from console_getc (the kernel monitor):
+/* Takes over the console's input from the kernel monitor (monitor.c):
  * from now on the COM1 interrupt feeds the line discipline. tty_read
  * calls it; idempotent. */
 void tty_attach(void);

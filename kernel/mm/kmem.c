@@ -295,11 +295,3 @@ struct objcache *kmem_caches(void)
 {
 	return all_caches;
 }
-
-void kmem_dump(void)
-{
-	kprintf("%-16s %8s %6s %8s %8s\n", "cache", "objsize", "order", "inuse", "slabs");
-	for (struct objcache *c = all_caches; c; c = c->next)
-		kprintf("%-16s %8u %6u %8u %8u\n", c->name, c->objsize, c->order,
-			c->nr_inuse, c->nr_slabs);
-}

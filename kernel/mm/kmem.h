@@ -37,7 +37,7 @@ struct objcache {
 	uint32_t nr_inuse;          /* objects handed out now */
 	uint32_t nr_slabs;          /* slabs held now */
 	uint64_t nr_allocs;         /* objects handed out ever */
-	struct objcache *next;      /* all caches, for kmem_dump() */
+	struct objcache *next;      /* all caches (kmem_caches) */
 };
 
 void kmem_init(void);           /* after pmm_init */
@@ -52,6 +52,5 @@ void kfree(void *p);            /* NULL is fine */
 uint32_t kmalloc_large_pages(void);     /* frames of kmallocs above 2 KiB */
 
 struct objcache *kmem_caches(void);     /* the list, for statistics */
-void kmem_dump(void);                   /* one line per cache */
 
 #endif
