@@ -16,11 +16,6 @@
 
 static struct inode *console_inode;
 
-struct inode *dev_console_inode(void)
-{
-	return console_inode;
-}
-
 /* The console for init's fds 0, 1, 2 (kernel/file.c file_new_console). */
 struct file *linux_console_file(void)
 {

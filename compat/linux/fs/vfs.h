@@ -237,7 +237,6 @@ extern const struct file_ops dir_fops;  /* any directory (readdir.c) */
 /* A FIFO in the RAM file system: a pipe opened by name (pipe.c). */
 extern const struct inode_ops fifo_iops;
 extern const struct file_ops fifo_fops;
-struct inode *dev_console_inode(void);  /* /dev/console (dev.c) */
 void proc_init(void);                   /* compat/linux/fs/proc.c */
 /* The text of /proc/<pid>/stat and /proc/<pid>/cmdline, a snapshot freed
  * by kinfo_release; NULL with *err (-ENOENT, -ENOMEM). compat/linux/fs/proc_pid.c */
