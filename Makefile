@@ -130,7 +130,7 @@ ISO := $(B)/spindle.iso
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
-# bochs, gdb; check is all). Missing packages are installed if it can,
+# bochs, gdb, web, test; check is all). Missing packages are installed if it can,
 # else named; the build goes on.
 deps: deps-build
 deps-%:

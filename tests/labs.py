@@ -338,15 +338,16 @@ def stripped_grade(lab):
             return [(name, "stripping the student tree again did not find it bare", p.stderr)]
         if tree_digest(again) != tree:
             return [(name, "stripping the student tree again changed it", None)]
-        p = subprocess.run(["make", "-j2", "--no-print-directory", "all", "unit-tests"],
-                           cwd=dest, capture_output=True, text=True, timeout=1800)
+        from machine import other_tree_make
+        argv, env = other_tree_make(["make", "-j2", "--no-print-directory", "all", "unit-tests"])
+        p = subprocess.run(argv, cwd=dest, env=env, capture_output=True, text=True, timeout=1800)
         if p.returncode:
             return [(name, "the student tree does not build", (p.stdout + p.stderr)[-2000:])]
         # Some stubs hang a test (lab 6's: futexes that return -ENOSYS,
         # and locks that spin on them): STUB_TIMEOUT seconds a boot.
-        p = subprocess.run(["make", "--no-print-directory", "grade"], cwd=dest,
-                           env=dict(os.environ, SPINDLE_QEMU_TIMEOUT=str(STUB_TIMEOUT)),
-                           capture_output=True, text=True, timeout=1800)
+        argv, env = other_tree_make(["make", "--no-print-directory", "grade"],
+                                    dict(os.environ, SPINDLE_QEMU_TIMEOUT=str(STUB_TIMEOUT)))
+        p = subprocess.run(argv, cwd=dest, env=env, capture_output=True, text=True, timeout=1800)
         with open(os.path.join(dest, "build", "grade.json")) as f:
             s = json.load(f)
         with open(os.path.join(dest, "build", "results.json")) as f:
@@ -472,8 +473,9 @@ def later_builds():
                             "--verify", dest], capture_output=True, text=True)
         if p.returncode:
             return [(name, "a marker is left", p.stderr[-1500:])]
-        p = subprocess.run(["make", "-j2", "--no-print-directory", "all"],
-                           cwd=dest, capture_output=True, text=True, timeout=1800)
+        from machine import other_tree_make
+        argv, env = other_tree_make(["make", "-j2", "--no-print-directory", "all"])
+        p = subprocess.run(argv, cwd=dest, env=env, capture_output=True, text=True, timeout=1800)
         if p.returncode:
             return [(name, "the tree with every stub does not build",
                      (p.stdout + p.stderr)[-2000:])]

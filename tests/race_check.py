@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 
-from machine import INITRD, KERNEL, QEMU_TIMEOUT, ROOT
+from machine import INITRD, KERNEL, QEMU_TIMEOUT, ROOT, other_tree_make
 
 PLANTED_INIT = "init=/bin/race-demo -- 2 1000"
 PLANTED_CPUS = 2
@@ -177,8 +177,8 @@ def planted_lost_wakeup():
             return [(name, why, None)]
         # The kernel for make race, and the test kernel make grade's
         # runs list their groups with.
-        b = subprocess.run(["make", "-j2", "all", "build/kernel-test.elf"], cwd=tree,
-                           capture_output=True, text=True, timeout=900)
+        argv, env = other_tree_make(["make", "-j2", "all", "build/kernel-test.elf"])
+        b = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
         if b.returncode != 0:
             return [(name, "the planted tree does not build", b.stdout[-1500:] + b.stderr[-1500:])]
         res, log = found_and_replayed(name, LOST_WAKEUP_CPUS, LOST_WAKEUP_INIT,

@@ -43,12 +43,13 @@ bochs  file:/usr/lib/x86_64-linux-gnu/bochs/plugins/libbx_term_gui.so bochs-term
 bochs  file:/usr/share/bochs/BIOS-bochs-latest bochsbios
 bochs  file:/usr/share/vgabios/vgabios.bin vgabios
 gdb    cmd:gdb                 gdb
+test   cmd:ccache              ccache
 web    file:/usr/share/seabios/bios.bin seabios
 web    cmd:chromium            chromium
 web    cmd:node                nodejs
 web    cmd:npm                 npm
 '
-ALL="build run iso bochs gdb web"
+ALL="build run iso bochs gdb web test"
 
 groups=""
 for t in "${@:-build}"; do
