@@ -328,11 +328,16 @@ bochs: $(ISO) | deps-bochs
 # that stops in switch_to before load_TLS (bochs_magic_break, x86.h). COM1
 # goes to CONSOLE: another terminal (run `tty; sleep 1d` there), or by
 # default the file $(BOCHS_B)/com1.txt. APPEND is the kernel's command line.
+# Only the kernel is built apart, in $(BOCHS_B); the initrd is this tree's.
+# The ISO is made every time: APPEND is in it.
 BOCHS_B := $(B)/bochs
+BOCHS_KERNEL := $(BOCHS_B)/kernel.elf
 CONSOLE ?= $(BOCHS_B)/com1.txt
-$(BOCHS_B)/spindle.iso: FORCE | deps
-	$(Q)$(MAKE) --no-print-directory B=$(BOCHS_B) KOPT="-O2 -g -DBOCHS_MAGIC_BREAK" \
-		ISO_CMDLINE="$(APPEND)" $@
+$(BOCHS_KERNEL): FORCE | deps
+	$(Q)$(MAKE) --no-print-directory B=$(BOCHS_B) KOPT="-O2 -g -DBOCHS_MAGIC_BREAK" $@
+$(BOCHS_B)/spindle.iso: $(BOCHS_KERNEL) $(INITRD) boot/grub.cfg FORCE | deps deps-iso
+	$(call say,ISO,$@)
+	$(Q)tools/mkiso.sh $@ boot/grub.cfg $(BOCHS_KERNEL) $(INITRD) "$(APPEND)"
 bochs-debug: $(BOCHS_B)/spindle.iso | deps-bochs
 	@echo "*** Bochs's debugger: 'c' runs, 'info gdt', 'sreg', 'help'; COM1: $(CONSOLE) ***"
 	@tools/bochs.sh --debug $(BOCHS_B)/spindle.iso $(SMP) $(CONSOLE)
