@@ -10,6 +10,7 @@
 #include "lx.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -269,6 +270,39 @@ TEST(rlimit_stack_is_enforced)
 	}
 }
 
+/* The limits are the process's (Linux's signal->rlim): one thread sets
+ * one, and after that thread's execve, which ends the others and makes
+ * it the leader (de_thread), the new program reads the same value. */
+static void *set_core_limit_then_exec(void *arg)
+{
+	struct rlimit rl = { 12345, RLIM_INFINITY };
+
+	(void)arg;
+	if (setrlimit(RLIMIT_CORE, &rl) != 0)
+		_exit(97);
+	execl("/proc/self/exe", "lx_sys", "--core-limit", "12345", (char *)NULL);
+	_exit(98);
+}
+
+TEST(rlimits_are_the_process_s_across_a_thread_s_exec)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, set_core_limit_then_exec, NULL) != 0)
+			_exit(96);
+		for (;;)
+			pause();        /* the thread's execve ends this thread */
+	}
+	EXPECT(pid > 0, "fork: %s", strerror(errno));
+	EXPECT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "status %#x (1: the limit was lost, 96-98: pthread_create, setrlimit, execl)", st);
+}
+
 TEST(personality_is_linux)
 {
 	char pers[16];
@@ -305,6 +339,11 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && strcmp(argv[1], "--stack-probe") == 0)
 		return probe_stack(atoi(argv[2])) > 0 ? 0 : 1;
+	if (argc == 3 && strcmp(argv[1], "--core-limit") == 0) {
+		struct rlimit rl;
+		return getrlimit(RLIMIT_CORE, &rl) == 0 &&
+		       rl.rlim_cur == strtoul(argv[2], NULL, 10) ? 0 : 1;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	RUN(uname_says_linux);
 	RUN(getrandom);
@@ -315,6 +354,7 @@ int main(int argc, char **argv)
 	RUN(clock_nanosleep);
 	RUN(rlimit_as_is_enforced);
 	RUN(rlimit_stack_is_enforced);
+	RUN(rlimits_are_the_process_s_across_a_thread_s_exec);
 	RUN(personality_is_linux);
 	RUN(spindle_program_runs_under_seed);
 	return lx_exit_code();
