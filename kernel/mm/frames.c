@@ -97,7 +97,11 @@ uint32_t frames_alloc(struct frame_pool *p, unsigned order)
 			continue;
 		if (n <= 32) {
 			uint32_t mask = n == 32 ? 0xffffffffu : (1u << n) - 1;
-			for (uint32_t s = 0; s < 32; s += n) {
+			/* From the aligned position of the lowest free bit (bsf:
+			 * one instruction), not from 0: for a single frame, the
+			 * common case (a page, a page table), the first try is
+			 * the one, wherever in the word the free frames are. */
+			for (uint32_t s = (uint32_t)__builtin_ctz(bits) & ~(n - 1); s < 32; s += n) {
 				uint32_t pfn = w * 32 + s;
 				if (((bits >> s) & mask) == mask && pfn + n <= p->nframes) {
 					take(p, pfn, n);
