@@ -130,8 +130,8 @@ ISO := $(B)/spindle.iso
 all: $(KERNEL) $(INITRD)
 
 # tools/deps.sh GROUP: what each kind of target needs (build, run, iso,
-# bochs, gdb, web, test; check is all). Missing packages are installed if it can,
-# else named; the build goes on.
+# bochs, gdb, web, test; check is all). Missing packages are installed if
+# it can, else named; the build goes on.
 deps: deps-build
 deps-%:
 	@tools/deps.sh $*

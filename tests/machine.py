@@ -25,6 +25,18 @@ TEST_ISO_FPU = os.path.join(BUILD, "spindle-test-fpu.iso")   # init=/tests/t_fpu
 
 SMP_COUNTS = (1, 2, 4, 8)
 
+# Seconds for one boot (TCG, loaded machine). SPINDLE_QEMU_TIMEOUT
+# shortens it where a hang is expected: labs/labN_stripped grades stubs,
+# some of which spin until they are stopped.
+# QEMU's deterministic setup (docs/races.md, "The deterministic machine"):
+# the one line of tools/icount.flags, as make bench and make race use it.
+with open(os.path.join(ROOT, "tools", "icount.flags")) as _f:
+    ICOUNT = _f.read().split()
+QEMU_TIMEOUT = int(os.environ.get("SPINDLE_QEMU_TIMEOUT", "120"))
+BOCHS_TIMEOUT = 300
+BANNER = "Spindle 0.1 booting"
+STATUS_PASS, STATUS_FAIL, STATUS_PANIC = 0x10, 0x11, 0x7f
+
 
 # make check builds whole trees besides this one: each lab's student tree
 # (tests/labs.py) and the copy with a planted race (tests/race_check.py).
@@ -42,17 +54,7 @@ def other_tree_make(argv, env=None):
         return argv, env
     env = dict(env or os.environ, CCACHE_DIR=os.path.join(BUILD, "ccache"))
     return argv + ["CC=ccache gcc", "HOSTCC=ccache gcc"], env
-# Seconds for one boot (TCG, loaded machine). SPINDLE_QEMU_TIMEOUT
-# shortens it where a hang is expected: labs/labN_stripped grades stubs,
-# some of which spin until they are stopped.
-# QEMU's deterministic setup (docs/races.md, "The deterministic machine"):
-# the one line of tools/icount.flags, as make bench and make race use it.
-with open(os.path.join(ROOT, "tools", "icount.flags")) as _f:
-    ICOUNT = _f.read().split()
-QEMU_TIMEOUT = int(os.environ.get("SPINDLE_QEMU_TIMEOUT", "120"))
-BOCHS_TIMEOUT = 300
-BANNER = "Spindle 0.1 booting"
-STATUS_PASS, STATUS_FAIL, STATUS_PANIC = 0x10, 0x11, 0x7f
+
 
 
 def qemu_code(status):
