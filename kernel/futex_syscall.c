@@ -7,7 +7,8 @@
  * address space and address even in a MAP_SHARED area (futex.c).
  *   WAIT   sleeps if *uaddr == val; the timeout, if not NULL, is a
  *          relative struct timespec on CLOCK_MONOTONIC
- *   WAKE   wakes up to val waiters, returns how many
+ *   WAKE   wakes up to val waiters, returns how many (a Linux program's
+ *          val is read as Linux reads it: linux_futex_wake_count)
  * Every other command is the Linux layer's (linux_futex,
  * kernel/linux_hooks.h), -ENOSYS in the seed kernel. */
 #include "kernel/clock.h"
@@ -41,7 +42,7 @@ SYSCALL(SYS_futex, futex)
 		return r == -EINTR ? linux_futex_interrupted(uaddr, priv, val, deadline,
 							      FUTEX_BITSET_MATCH_ANY) : r;
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, priv, val, FUTEX_BITSET_MATCH_ANY);
+		return futex_wake(uaddr, priv, linux_futex_wake_count(val), FUTEX_BITSET_MATCH_ANY);
 	default:
 		return linux_futex(arg, false);
 	}

@@ -134,6 +134,9 @@ static inline unsigned long linux_nofile_limit(unsigned long dflt) { return dflt
 /* Every command but FUTEX_WAIT and FUTEX_WAKE (compat/linux/futex_linux.c). */
 static inline long linux_futex(const uint32_t *arg, bool time64)
 { (void)arg; (void)time64; return -ENOSYS; }
+/* FUTEX_WAKE's count: a Linux program's is read as Linux reads it (at
+ * least one waiter); a seed program's is the contract's, up to val. */
+static inline uint32_t linux_futex_wake_count(uint32_t val) { return val; }
 /* A FUTEX_WAIT a signal interrupted: system-call restart, to the same
  * deadline (what the core returns instead: -EINTR). */
 static inline long linux_futex_interrupted(uint32_t uaddr, unsigned flags, uint32_t val,

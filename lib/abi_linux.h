@@ -122,6 +122,7 @@
 #define SYS_clock_getres       266
 #define SYS_clock_nanosleep    267
 #define SYS_set_robust_list    311
+#define SYS_getcpu             318
 #define SYS_get_robust_list    312
 #define SYS_getrandom          355
 #define SYS_rseq               386

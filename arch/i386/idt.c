@@ -2,8 +2,10 @@
  *
  * One table for all CPUs (only the GDT is per CPU). Every vector but the
  * double fault's (a task gate: doublefault.h) gets an interrupt gate (interrupts off on entry, SDM Vol. 3A 6.12.1.3) to its
- * stub in vectors.S; only int $0x80 (and int3) may be raised from ring 3,
- * so only those gates have DPL 3 (SDM 6.12.1.1). */
+ * stub in vectors.S. Only the vectors Linux lets ring 3 raise with a
+ * software interrupt have DPL 3 (SDM 6.12.1.1; Linux's idt.c SYSG): int
+ * $0x80, int3 (#BP) and into (#OF: SIGSEGV, after the instruction, which
+ * Linux's selftests/x86/mov_ss_trap.c checks). Any other `int n` is #GP. */
 #include "arch/i386/traps.h"
 #include "arch/i386/segment.h"
 #include "arch/i386/x86.h"
@@ -37,9 +39,9 @@ static void set_gate(int vec, uint32_t handler, int dpl)
 
 void idt_init(void)
 {
+	/* DPL 3 for int3 and into, the exceptions ring 3 may raise. */
 	for (int v = 0; v < IDT_ENTRIES; v++)
-		set_gate(v, vector_table[v], 0);
-	set_gate(T_BRKPT, vector_table[T_BRKPT], 3);
+		set_gate(v, vector_table[v], v == T_BRKPT || v == T_OFLOW ? 3 : 0);
 	set_gate(T_SYSCALL, (uint32_t)syscall_entry, 3);  /* its own entry */
 	/* A double fault switches task: a kernel stack that overflowed
 	 * into its guard page cannot take the fault's frame

@@ -225,11 +225,18 @@ long restore_sigcontext(struct trapframe *tf, const struct sigcontext *sc)
 	tf->edx = sc->edx;
 	tf->ecx = sc->ecx;
 	tf->eip = sc->eip;
-	tf->cs = __USER_CS;
+	/* The frame's CS and SS with RPL 3, as Linux's restore_sigcontext
+	 * (COPY_SEG_CPL3): a program may return into one of its own LDT
+	 * segments (Wine and DOSEMU do). One that is bad or not user's
+	 * faults in trap_ret's iret, which vectors.S makes the task's own
+	 * #GP: SIGSEGV, delivered with __USER_CS and __USER_DS (Linux's
+	 * selftests/x86/sigreturn.c). 16-bit segments, which would need
+	 * Linux's espfix, cannot be made (desc.c). */
+	tf->cs = sc->cs | 3;
 	tf->eflags = (tf->eflags & ~SIGRETURN_EFLAGS) | (sc->eflags & SIGRETURN_EFLAGS) |
 		     EFLAGS_IF;
 	tf->esp = sc->esp;
-	tf->ss = __USER_DS;
+	tf->ss = sc->ss | 3;
 	/* These registers are the handler's caller's, not a call to be
 	 * restarted, even if sc->eax looks like a restart code. */
 	linux_restart_forget(tf);

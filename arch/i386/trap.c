@@ -123,7 +123,7 @@ static int exception_signal(unsigned trapno)
  *        back, so the trap comes after the system call), TRAP_HWBKPT
  *        for a debug register's breakpoint, else TRAP_BRKPT;
  *   #AC  SIGBUS BUS_ADRALN, si_addr 0;
- *   the rest - #GP, int3, into, bound, #TS (SIGSEGV), #NP/#SS (SIGBUS,
+ *   the rest - int3 (SIGTRAP), #GP, into, bound, #TS (SIGSEGV), #NP/#SS (SIGBUS,
  *        as Linux's segment_not_present and stack_segment) - force_sig()
  *        in Linux, that is SI_KERNEL with si_addr 0;
  *   #MF, #XM SIGFPE FPE_FLTDIV, FPE_FLTINV ... from the task's saved x87

@@ -13,7 +13,8 @@
  *   WAIT          timeout relative, on CLOCK_MONOTONIC; bitset all ones
  *   WAIT_BITSET   timeout absolute, CLOCK_MONOTONIC or CLOCK_REALTIME;
  *                 bitset val3 (0: -EINVAL)
- *   WAKE          val waiters; WAKE_BITSET: those whose bitset meets val3
+ *   WAKE          val waiters (at least one: wake_count); WAKE_BITSET:
+ *                 those whose bitset meets val3
  *   REQUEUE       wake val, move val2 to uaddr2; CMP_REQUEUE: if
  *                 *uaddr == val3
  *   WAKE_OP       val3 encodes an operation on *uaddr2 and a comparison
@@ -213,6 +214,21 @@ long futex_cmpxchg(uint32_t uaddr, uint32_t old, uint32_t new, uint32_t *prev)
 	return 0;
 }
 
+/* A wake count as Linux 6.1 reads it (futex_wake and futex_wake_op,
+ * kernel/futex/waitwake.c): an int, compared only after a waiter is
+ * woken (`if (++ret >= nr_wake) break;`), so 0 or a negative count wakes
+ * one. Linux's own tests depend on it: selftests/x86/ldt_gdt.c wakes its
+ * thread with FUTEX_WAKE and a count of 0. The requeues are not like
+ * this: Linux refuses their negative counts and wakes none for 0.
+ * FUTEX_WAKE itself is the core's (kernel/futex_syscall.c): a seed
+ * program's count there is the contract's (abi.md section 6: up to val,
+ * so 0 wakes none), a Linux program's this one (linux_futex_wake_count,
+ * compat/linux/hooks.h). */
+static uint32_t wake_count(uint32_t val)
+{
+	return (int32_t)val <= 0 ? 1 : val;
+}
+
 #define FUTEX_CMD_MASK (~(uint32_t)(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 
 static bool has_timeout(uint32_t cmd)
@@ -284,9 +300,9 @@ long linux_futex(const uint32_t *arg, bool time64)
 	case FUTEX_WAIT_BITSET:
 		return val3 ? wait_restartable(uaddr, priv, val, deadline, val3) : -EINVAL;
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, priv, val, FUTEX_BITSET_MATCH_ANY);
+		return futex_wake(uaddr, priv, linux_futex_wake_count(val), FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAKE_BITSET:
-		return val3 ? futex_wake(uaddr, priv, val, val3) : -EINVAL;
+		return val3 ? futex_wake(uaddr, priv, wake_count(val), val3) : -EINVAL;
 	case FUTEX_REQUEUE:
 	case FUTEX_CMP_REQUEUE:
 		/* Linux 6.1: negative counts are refused. */
@@ -295,7 +311,7 @@ long linux_futex(const uint32_t *arg, bool time64)
 		return futex_requeue(uaddr, priv, val, utime, uaddr2,
 				     cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
 	case FUTEX_WAKE_OP:
-		return futex_wake_op(uaddr, priv, val, uaddr2, utime, val3);
+		return futex_wake_op(uaddr, priv, wake_count(val), uaddr2, wake_count(utime), val3);
 	default:
 		return -ENOSYS;
 	}

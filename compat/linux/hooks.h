@@ -89,6 +89,12 @@ unsigned long linux_as_limit(void);
  * clone_args are complete only where they are used. Their arguments may
  * be evaluated twice: pass variables, not calls (every caller does). */
 #define linux_personality(t) ((t)->lx.personality == PERSONALITY_LINUX)
+/* FUTEX_WAKE's count: a Linux program's 0 or negative count wakes one
+ * waiter, as Linux's int count does (compat/linux/futex_linux.c says
+ * why); a seed program's is the contract's. A seed program's wake pays
+ * one compare. */
+#define linux_futex_wake_count(val) \
+	((int32_t)(val) <= 0 && linux_personality(current) ? 1u : (val))
 void linux_clone_flags_prepare(struct task *c, const struct clone_args *a);
 void linux_clone_settid(struct task *c, const struct clone_args *a, int tid);
 long linux_vfork_wait(long tid);

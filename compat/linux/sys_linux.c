@@ -1,6 +1,7 @@
 /* compat/linux/sys_linux.c - the Linux layer's small calls: CPU affinity
  * (sched_setaffinity 241, sched_getaffinity 242; the scheduler honours
- * task->cpus_allowed either way), set_tid_address 258 and sysinfo 116. */
+ * task->cpus_allowed either way), getcpu 318, set_tid_address 258 and
+ * sysinfo 116. */
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -71,6 +72,22 @@ LINUX_SYSCALL(SYS_sched_getaffinity, sched_getaffinity)
 	if (copy_to_user(arg[2], &mask, CPUMASK_SIZE))
 		return -EFAULT;
 	return CPUMASK_SIZE;            /* the bytes written, as Linux */
+}
+
+/* getcpu(cpu, node, cache): the CPU the caller runs on, and its NUMA
+ * node (always 0: one node), each written where its pointer is not NULL;
+ * the third argument is unused since Linux 2.6.24. glibc's sched_getcpu
+ * calls it (there is no vDSO to ask). By the time the caller reads it
+ * the answer may be stale: it may have moved since, as on Linux. */
+LINUX_SYSCALL(SYS_getcpu, getcpu)
+{
+	uint32_t cpu = (uint32_t)current_thread_info()->cpu, node = 0;
+
+	if (arg[0] && copy_to_user(arg[0], &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (arg[1] && copy_to_user(arg[1], &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
 }
 
 /* set_tid_address(tidptr): Linux's clear_child_tid for the caller, as

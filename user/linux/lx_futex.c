@@ -1,7 +1,7 @@
 /* user/linux/lx_futex.c - the futex operations glibc uses, called raw
  * (abi.md section 9): WAIT_BITSET/WAKE_BITSET with absolute timeouts on
  * either clock, REQUEUE, CMP_REQUEUE, WAKE_OP's encoding, futex_time64,
- * and their error paths. */
+ * Linux's reading of a wake count (0 wakes one), and their error paths. */
 #define _GNU_SOURCE
 #define LX_PROG "lx_futex"
 #include "lx.h"
@@ -148,6 +148,26 @@ TEST(wake_bitset_matches_bits)
 	finish(s, 4, &word);
 }
 
+/* Linux reads a wake count as an int, and only after a waiter is woken:
+ * 0, or a negative count, wakes one (Linux's futex_wake and
+ * futex_wake_op; selftests/x86/ldt_gdt.c wakes its thread with 0). */
+TEST(wake_with_a_count_of_0_or_less_wakes_one)
+{
+	struct sleeper s[3];
+
+	word = word2 = 0;
+	start_sleepers(s, 3, &word, NULL);
+	EXPECT_EQ(fx(&word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 0, NULL, NULL, 0), 1);
+	EXPECT_EQ(count_woken(s, 3), 1);
+	EXPECT_EQ(fx(&word, FUTEX_WAKE_BITSET, (uint32_t)-1, NULL, NULL, ~0u), 1);
+	EXPECT_EQ(count_woken(s, 3), 2);
+	EXPECT_EQ(fx(&word, FUTEX_WAKE_OP, 0, (void *)0, &word2,
+		     FUTEX_OP(FUTEX_OP_ADD, 0, FUTEX_OP_CMP_EQ, 0)), 1);
+	EXPECT_EQ(count_woken(s, 3), 3);
+	EXPECT_EQ(fx(&word, FUTEX_WAKE, 0, NULL, NULL, 0), 0);     /* nobody left */
+	finish(s, 3, &word);
+}
+
 TEST(requeue_moves_waiters)
 {
 	struct sleeper s[4];
@@ -236,6 +256,7 @@ int main(void)
 	RUN(wait_bitset_absolute_realtime);
 	RUN(bad_arguments);
 	RUN(wake_bitset_matches_bits);
+	RUN(wake_with_a_count_of_0_or_less_wakes_one);
 	RUN(requeue_moves_waiters);
 	RUN(cmp_requeue);
 	RUN(wake_op);

@@ -1,8 +1,9 @@
 /* user/linux/lx_sys.c - the identity, randomness and time calls of abi.md
  * section 9 as glibc calls them: uname (sysname "Linux" under the linux
- * personality), getrandom, the 32-bit ids, prctl's names, sysinfo, and
- * the clocks: clock_gettime (glibc 2.36 calls clock_gettime64 first),
- * clock_getres, clock_nanosleep with TIMER_ABSTIME, gettimeofday, time.
+ * personality), getrandom, the 32-bit ids, prctl's names, sysinfo,
+ * getcpu, and the clocks: clock_gettime (glibc 2.36 calls clock_gettime64
+ * first), clock_getres, clock_nanosleep with TIMER_ABSTIME, gettimeofday,
+ * time.
  * Also the personality itself, in /proc/tasks, and a Spindle program
  * started from here running under its own (seed) rules. */
 #define _GNU_SOURCE
@@ -99,6 +100,36 @@ TEST(sysinfo)
 	EXPECT_EQ(si.mem_unit, 1);
 	EXPECT(si.procs >= 1, "procs %u", si.procs);
 	EXPECT_EQ(sysinfo((void *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+/* getcpu(2), which glibc's sched_getcpu calls: on every CPU the caller
+ * may use, pinned there, the answer is that CPU, on node 0. */
+TEST(getcpu_says_where_the_caller_runs)
+{
+	cpu_set_t all, one;
+	unsigned cpu = ~0u, node = ~0u;
+	int tried = 0;
+
+	EXPECT_EQ(sched_getaffinity(0, sizeof(all), &all), 0);
+	for (int k = 0; k < CPU_SETSIZE; k++) {
+		if (!CPU_ISSET(k, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(k, &one);
+		EXPECT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+		EXPECT_EQ(sched_getcpu(), k);
+		EXPECT_EQ(syscall(SYS_getcpu, &cpu, &node, NULL), 0);
+		EXPECT_EQ(cpu, (unsigned)k);
+		EXPECT_EQ(node, 0);
+		tried++;
+	}
+	EXPECT(tried >= 1, "no CPU in the affinity mask");
+	EXPECT_EQ(sched_setaffinity(0, sizeof(all), &all), 0);
+	EXPECT_EQ(syscall(SYS_getcpu, NULL, NULL, NULL), 0);      /* both optional */
+	EXPECT_EQ(syscall(SYS_getcpu, (void *)16, NULL, NULL), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(syscall(SYS_getcpu, &cpu, (void *)16, NULL), -1);
 	EXPECT_EQ(errno, EFAULT);
 }
 
@@ -350,6 +381,7 @@ int main(int argc, char **argv)
 	RUN(ids_are_root);
 	RUN(prctl_name);
 	RUN(sysinfo);
+	RUN(getcpu_says_where_the_caller_runs);
 	RUN(clocks);
 	RUN(clock_nanosleep);
 	RUN(rlimit_as_is_enforced);

@@ -181,6 +181,9 @@ TEST(wake_returns_how_many_it_woke)
 		EXPECT(thr_wait_word(&x[i].ready, 1, 20000) && asleep(tid[i]),
 		       "waiter %d did not sleep", i);
 	EXPECT_EQ(fwake(&w2, 3), 0);            /* another word: nobody */
+	/* Up to val (abi.md section 6): 0 wakes nobody, which is the seed
+	 * contract's, not Linux's (lx_futex: a Linux program's 0 wakes one). */
+	EXPECT_EQ(fwake(&w, 0), 0);
 	EXPECT_EQ(fwake(&w, 2), 2);
 	EXPECT_EQ(fwake(&w, 1), 1);
 	EXPECT_EQ(fwake(&w, 1), 0);

@@ -4,7 +4,9 @@
  * or tgkill, a child's exit in SIGCHLD's siginfo, the first siginfo of a
  * standard signal sent twice, and a signal to a thread that spins in
  * user mode on another CPU, which must be interrupted by the reschedule
- * IPI rather than wait for that CPU's timer tick. t_fault.c covers what
+ * IPI rather than wait for that CPU's timer tick; and what rt_sigreturn
+ * makes of the CS and SS a handler leaves in the frame (Linux's: each
+ * with RPL 3, a bad one SIGSEGV at the return). t_fault.c covers what
  * happens (who dies, handlers, masks); this file what the handler reads.
  * Booted as init: every fault happens in a forked child, which reports
  * through a MAP_SHARED page. */
@@ -52,6 +54,7 @@ _Static_assert(__builtin_offsetof(struct t_ucontext, mc.cr2) == 20 + 84, "cr2");
  * IPI (docs/smp.md): sigcontext.trapno is the trap the delivery ended. */
 #define TRAP_DE 0
 #define TRAP_BP 3
+#define TRAP_OF 4
 #define TRAP_UD 6
 #define TRAP_GP 13
 #define TRAP_PF 14
@@ -128,9 +131,11 @@ static long mask(int how, int sig)
 /* The faulting instructions, each at a label so the test knows its
  * address. t_read/t_write take the address as their argument. */
 extern char t_read_insn[], t_write_insn[], t_ud2_insn[], t_div_insn[], t_int3_insn[], t_cli_insn[];
+extern char t_into_insn[], t_int4_insn[], t_int5_insn[];
 int t_read(unsigned addr);
 void t_write(unsigned addr);
 void t_ud2(void), t_div0(void), t_divovf(void), t_int3(void), t_cli(void);
+void t_into(void), t_int4(void), t_int5(void);
 __asm__(
 	"	.text\n"
 	"t_read:  movl 4(%esp), %eax\n"
@@ -157,6 +162,16 @@ __asm__(
 	"	ret\n"
 	"t_cli:\n"
 	"t_cli_insn: cli\n"
+	"	ret\n"
+	"t_into: movl $0x7fffffff, %eax\n"      /* INT_MAX + 1 sets OF */
+	"	addl $1, %eax\n"
+	"t_into_insn: into\n"
+	"	ret\n"
+	"t_int4:\n"
+	"t_int4_insn: int $4\n"
+	"	ret\n"
+	"t_int5:\n"
+	"t_int5_insn: int $5\n"
 	"	ret\n");
 
 /* Runs fn(arg) in a child with shared_handler on sig; the child's record
@@ -190,6 +205,9 @@ static int do_div0(long a)    { (void)a; t_div0(); return 0; }
 static int do_divovf(long a)  { (void)a; t_divovf(); return 0; }
 static int do_int3(long a)    { (void)a; t_int3(); return 0; }
 static int do_cli(long a)     { (void)a; t_cli(); return 0; }
+static int do_into(long a)    { (void)a; t_into(); return 0; }
+static int do_int4(long a)    { (void)a; t_int4(); return 0; }
+static int do_int5(long a)    { (void)a; t_int5(); return 0; }
 
 #define FAULT(sig, fn, arg, s) do { \
 	const char *why_ = fault_in_child(sig, fn, (long)(arg), &(s)); \
@@ -308,6 +326,119 @@ TEST(int3_is_sigtrap)
 	EXPECT_EQ(s.code, SI_KERNEL);
 	EXPECT_EQ(s.trapno, TRAP_BP);
 	EXPECT_EQ(s.eip, (unsigned)t_int3_insn + 1);    /* a trap: after it */
+}
+
+/* into with OF set, and `int $4`, which ring 3 may raise as Linux lets it
+ * (arch/i386/idt.c): #OF, a trap, so after the instruction; SIGSEGV with
+ * SI_KERNEL (Linux's do_error_trap). `int $5` may not: its gate is the
+ * kernel's, so #GP, whose error code names IDT entry 5 (SDM Vol. 3A
+ * 6.13: index << 3 | IDT bit 2). */
+TEST(into_and_int_4_are_sigsegv_after_the_instruction)
+{
+	struct seen s;
+
+	FAULT(SIGSEGV, do_into, 0, s);
+	EXPECT_EQ(s.signo, SIGSEGV);
+	EXPECT_EQ(s.code, SI_KERNEL);
+	EXPECT_EQ(s.addr, 0);
+	EXPECT_EQ(s.trapno, TRAP_OF);
+	EXPECT_EQ(s.eip, (unsigned)t_into_insn + 1);
+	FAULT(SIGSEGV, do_int4, 0, s);
+	EXPECT_EQ(s.code, SI_KERNEL);
+	EXPECT_EQ(s.trapno, TRAP_OF);
+	EXPECT_EQ(s.eip, (unsigned)t_int4_insn + 2);
+	FAULT(SIGSEGV, do_int5, 0, s);
+	EXPECT_EQ(s.code, SI_KERNEL);
+	EXPECT_EQ(s.trapno, TRAP_GP);
+	EXPECT_EQ(s.err, 5 << 3 | 2);
+	EXPECT_EQ(s.eip, (unsigned)t_int5_insn);
+}
+
+/* ---- rt_sigreturn: the frame's CS and SS ---- */
+
+/* What frame_handler writes into the frame's sigcontext (0: leaves it). */
+static unsigned short frame_cs, frame_ss;
+
+static void frame_handler(int sig, struct t_siginfo *si, void *ucv)
+{
+	struct t_ucontext *uc = ucv;
+
+	(void)sig;
+	(void)si;
+	if (frame_cs)
+		uc->mc.cs = frame_cs;
+	if (frame_ss)
+		uc->mc.ss = frame_ss;
+}
+
+static unsigned short read_cs(void)
+{
+	unsigned short cs;
+
+	__asm__ volatile("movw %%cs, %0" : "=r"(cs));
+	return cs;
+}
+
+/* LDT entry 0 (selector 0x7): a flat 32-bit code segment, the kind Wine
+ * runs code in. The child returns from a handler into it, makes a
+ * system call from it, and is still there: 0, or where it went wrong. */
+static int return_into_ldt_code(long unused)
+{
+	struct user_desc d = {
+		.entry_number = 0, .limit = 0xfffff, .seg_32bit = 1, .contents = 2,
+		.limit_in_pages = 1,
+	};
+
+	(void)unused;
+	if (raw_modify_ldt(1, &d, sizeof(d)) != 0)
+		return 1;
+	frame_cs = 0x7;
+	frame_ss = 0;
+	if (install(SIGUSR1, frame_handler) || raw_kill(raw_getpid(), SIGUSR1))
+		return 2;
+	if (read_cs() != 0x7)
+		return 3;
+	raw_sched_yield();
+	return read_cs() == 0x7 ? 0 : 4;
+}
+
+TEST(rt_sigreturn_returns_into_an_ldt_code_segment)
+{
+	EXPECT_STATUS(child_status(return_into_ldt_code, 0), EXITED(0));
+}
+
+/* The handler leaves a selector the return cannot load: the iret faults
+ * and the task gets SIGSEGV (#GP), delivered with the user segments, so
+ * the handler runs. cs_ss = cs << 16 | ss. */
+static int return_to_bad_segment(long cs_ss)
+{
+	frame_cs = (unsigned short)(cs_ss >> 16);
+	frame_ss = (unsigned short)cs_ss;
+	if (install(SIGUSR1, frame_handler))
+		return 2;
+	raw_kill(raw_getpid(), SIGUSR1);
+	return 3;                       /* fault_in_child: did not fault */
+}
+
+TEST(rt_sigreturn_to_a_bad_cs_or_ss_is_sigsegv)
+{
+	static const unsigned cases[] = {
+		0x47,           /* SS: LDT entry 8, and no LDT */
+		0x33,           /* SS: TLS slot 6, empty */
+		0x23,           /* SS: the user code segment */
+		0x68,           /* SS: the kernel's data (RPL 3 forced: 0x6b) */
+		0x60u << 16,    /* CS: the kernel's code (0x63) */
+		0x2bu << 16,    /* CS: the user data segment */
+		0x4fu << 16,    /* CS: LDT entry 9, and no LDT */
+	};
+	struct seen s;
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FAULT(SIGSEGV, return_to_bad_segment, cases[i], s);
+		EXPECT_EQ(s.signo, SIGSEGV);
+		EXPECT_EQ(s.code, SI_KERNEL);
+		EXPECT_EQ(s.trapno, TRAP_GP);
+	}
 }
 
 /* ---- senders ---- */
@@ -576,6 +707,9 @@ int main(void)
 	RUN(divide_error_is_sigfpe_intdiv);
 	RUN(general_protection_is_si_kernel);
 	RUN(int3_is_sigtrap);
+	RUN(into_and_int_4_are_sigsegv_after_the_instruction);
+	RUN(rt_sigreturn_returns_into_an_ldt_code_segment);
+	RUN(rt_sigreturn_to_a_bad_cs_or_ss_is_sigsegv);
 	RUN(kill_from_a_child_says_si_user_and_its_pid);
 	RUN(kill_self_says_si_user);
 	RUN(tgkill_self_says_si_tkill);
