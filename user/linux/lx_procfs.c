@@ -4,8 +4,9 @@
  * a child that sleeps and a zombie; the CPU times and a stopped child's
  * T; status's fields and maps' areas (with the stack where glibc's
  * pthread_getattr_np finds it); cmdline's NUL-separated arguments,
- * empty for a zombie; a pid that does not exist; no writing (we are
- * root: open succeeds, write is EINVAL). busybox's
+ * empty for a zombie; a reread from offset 0 made afresh; a pid that
+ * does not exist; no writing (we are root: open succeeds, write is
+ * EINVAL). busybox's
  * ps skips a process whose stat it cannot read. Each expectation is
  * Linux 6.1's, checked on Linux. */
 #define _GNU_SOURCE
@@ -15,6 +16,9 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
 #include <sys/times.h>
 #include <sys/wait.h>
 #include <sys/wait.h>
@@ -313,6 +317,44 @@ TEST(cmdline)
 	EXPECT(strcmp(buf, argv0) == 0, "own cmdline %s", buf);
 }
 
+/* A read from offset 0 makes the text again, as Linux's seq_file: one
+ * open file, reread with pread or after lseek, shows the figures of now
+ * (Linux's selftests/proc/proc-uptime-001.c rereads /proc/uptime so
+ * until it moves). A later read of a process that has gone is -ESRCH. */
+TEST(a_read_from_offset_0_is_fresh)
+{
+	char a[64] = "", b[64] = "";
+	int fd = open("/proc/uptime", O_RDONLY);
+	double u0, u1;
+
+	EXPECT(fd >= 0, "open /proc/uptime: %s", strerror(errno));
+	EXPECT(pread(fd, a, sizeof(a) - 1, 0) > 0, "pread: %s", strerror(errno));
+	usleep(50000);
+	EXPECT(pread(fd, b, sizeof(b) - 1, 0) > 0, "pread: %s", strerror(errno));
+	u0 = strtod(a, NULL);
+	u1 = strtod(b, NULL);
+	EXPECT(u1 >= u0 + 0.04, "uptime %s then %s, 50 ms apart", a, b);
+	memset(a, 0, sizeof(a));
+	usleep(50000);
+	EXPECT_EQ(lseek(fd, 0, SEEK_SET), 0);
+	EXPECT(read(fd, a, sizeof(a) - 1) > 0, "read: %s", strerror(errno));
+	EXPECT(strtod(a, NULL) >= u1 + 0.04, "uptime %s then %s after lseek", b, a);
+	close(fd);
+
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	snprintf(a, sizeof(a), "/proc/%d/stat", pid);
+	fd = open(a, O_RDONLY);
+	EXPECT(fd >= 0, "open %s: %s", a, strerror(errno));
+	EXPECT(read(fd, b, sizeof(b)) > 0, "read the child's stat: %s", strerror(errno));
+	EXPECT_EQ(waitpid(pid, NULL, 0), pid);
+	errno = 0;
+	EXPECT_EQ(pread(fd, b, sizeof(b), 0), -1);
+	EXPECT_EQ(errno, ESRCH);
+	close(fd);
+}
+
 TEST(errors)
 {
 	char buf[64];
@@ -344,6 +386,7 @@ int main(int argc, char **argv)
 	RUN(status);
 	RUN(maps);
 	RUN(cmdline);
+	RUN(a_read_from_offset_0_is_fresh);
 	RUN(errors);
 	return lx_exit_code();
 }

@@ -8,13 +8,15 @@
  *                     (Linux's "magic link": busybox re-executes itself
  *                     through it)
  *   /proc/<pid>/stat, /proc/<pid>/cmdline   what ps reads, as Linux
- *                     writes them (compat/linux/fs/proc_pid.c), made at each open
+ *                     writes them (compat/linux/fs/proc_pid.c)
  *   /proc/<pid>/status, /proc/<pid>/maps   the same for Linux's status
  *                     and the address space's areas (proc_status.c)
  *   /proc/kstat, /proc/tasks   the kernel's counters and task list, made
- *                     by kernel/kinfo.c at each open (a snapshot)
+ *                     by kernel/kinfo.c
  *   /proc/meminfo, uptime, loadavg, stat, mounts   Linux's, for free,
  *                     uptime, top, df and friends (kernel/kinfo.c too)
+ * Each file's text is made at open and again by a read from offset 0
+ * (struct proc_text below), as Linux's seq_file.
  *
  * Nothing here is stored: each lookup makes a fresh inode for what it
  * finds, and the inode is freed with its last reference. Directory
@@ -24,6 +26,7 @@
 #include "compat/linux/fs/vfs.h"
 #include "kernel/file.h"
 #include "kernel/kinfo.h"
+#include "kernel/mutex.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
 #include "kernel/mm/kmem.h"
@@ -295,70 +298,107 @@ static struct inode *exe_follow(struct inode *link, long *err)
 	return i;
 }
 
-/* kstat and tasks: a snapshot per open file, read like a RAM file. */
-static long kinfo_open_op(struct file *f)
-{
-	long err = 0;
-	struct initrd_file *snap;
+/* An open /proc file: its text, made at open and made again by a read
+ * from offset 0 after the first, as Linux's seq_file does (seq_read
+ * starts over at 0): a program that rereads one open file with pread or
+ * lseek sees fresh figures, as top does and Linux's
+ * selftests/proc/proc-uptime-001.c (which loops until the uptime it
+ * rereads has moved) needs. The lock keeps two readers of one open file
+ * from replacing the text under each other: read() holds the file's
+ * pos_lock, pread does not. */
+struct proc_text {
+	struct mutex lock;
+	struct initrd_file *snap;   /* the text, under lock */
+	bool unread;                /* snap is fresh from open */
+};
 
-	if (f->mode & FMODE_WRITE)
-		return -EACCES;
-	if (!(snap = kinfo_open(fixed[f->inode->u.proc.kind].kinfo_path, &err)))
+static struct initrd_file *proc_text_make(const struct inode *i, long *err)
+{
+	switch (i->u.proc.kind) {
+	case P_STAT: return proc_pid_stat(i->u.proc.pid, err);
+	case P_CMDLINE: return proc_pid_cmdline(i->u.proc.pid, err);
+	case P_STATUS: return proc_pid_status(i->u.proc.pid, err);
+	case P_MAPS: return proc_pid_maps(i->u.proc.pid, err);
+	default: return kinfo_open(fixed[i->u.proc.kind].kinfo_path, err);
+	}
+}
+
+static long proc_text_open(struct file *f)
+{
+	struct proc_text *pt = kmalloc(sizeof(*pt));
+	long err = 0;
+
+	if (!pt)
+		return -ENOMEM;
+	mutex_init(&pt->lock, "proc_text");
+	pt->unread = true;
+	if (!(pt->snap = proc_text_make(f->inode, &err))) {
+		kfree(pt);
 		return err;
-	f->private = snap;
+	}
+	f->private = pt;
 	return 0;
 }
 
-static void kinfo_release_op(struct file *f)
+static void proc_text_release(struct file *f)
 {
-	kinfo_release(f->private);
+	struct proc_text *pt = f->private;
+
+	kinfo_release(pt->snap);
+	kfree(pt);
 }
 
-static long kinfo_read(struct file *f, struct iobuf b, size_t n, uint64_t *pos)
+static long proc_text_read(struct file *f, struct iobuf b, size_t n, uint64_t *pos)
 {
-	const struct initrd_file *snap = f->private;
-	size_t got;
+	struct proc_text *pt = f->private;
+	struct initrd_file *fresh;
+	long err = 0, got = 0;
 
-	if (*pos >= snap->size || n == 0)
-		return 0;
-	if (n > snap->size - *pos)
-		n = (size_t)(snap->size - *pos);
-	got = iob_put(b, 0, (const char *)snap->data + *pos, n);
-	*pos += got;
-	return got ? (long)got : -EFAULT;
+	mutex_lock(&pt->lock);
+	if (*pos == 0 && !pt->unread) {
+		if (!(fresh = proc_text_make(f->inode, &err))) {
+			mutex_unlock(&pt->lock);
+			/* The process has gone: -ESRCH, as Linux's
+			 * proc_single_show (a lookup would say -ENOENT). */
+			return err == -ENOENT ? -ESRCH : err;
+		}
+		kinfo_release(pt->snap);
+		pt->snap = fresh;
+	}
+	pt->unread = false;
+	if (*pos < pt->snap->size && n > 0) {
+		if (n > pt->snap->size - *pos)
+			n = (size_t)(pt->snap->size - *pos);
+		got = (long)iob_put(b, 0, (const char *)pt->snap->data + *pos, n);
+		*pos += (uint64_t)got;
+		if (!got)
+			got = -EFAULT;
+	}
+	mutex_unlock(&pt->lock);
+	return got;
+}
+
+/* kstat, tasks and Linux's files of the root: read-only. */
+static long kinfo_open_op(struct file *f)
+{
+	if (f->mode & FMODE_WRITE)
+		return -EACCES;
+	return proc_text_open(f);
 }
 
 static const struct file_ops kinfo_fops = {
 	.open = kinfo_open_op,
-	.release = kinfo_release_op,
-	.read = kinfo_read,
+	.release = proc_text_release,
+	.read = proc_text_read,
 	.seekable = true,
 };
 
-/* /proc/<pid>/stat and cmdline: a snapshot per open, read like kstat.
- * As on Linux, root may open them for writing; a write is -EINVAL (no
- * write op). */
-static long pidfile_open(struct file *f)
-{
-	long err = 0;
-	struct initrd_file *snap;
-
-	switch (f->inode->u.proc.kind) {
-	case P_STAT: snap = proc_pid_stat(f->inode->u.proc.pid, &err); break;
-	case P_CMDLINE: snap = proc_pid_cmdline(f->inode->u.proc.pid, &err); break;
-	case P_STATUS: snap = proc_pid_status(f->inode->u.proc.pid, &err); break;
-	default: snap = proc_pid_maps(f->inode->u.proc.pid, &err); break;
-	}
-	if (!snap)
-		return err;
-	f->private = snap;
-	return 0;
-}
-
+/* /proc/<pid>/stat, cmdline, status and maps. As on Linux, root may open
+ * them for writing; a write is -EINVAL (no write op). */
 static const struct file_ops pidfile_fops = {
-	.open = pidfile_open,
-	.release = kinfo_release_op,
-	.read = kinfo_read,
+	.open = proc_text_open,
+	.release = proc_text_release,
+	.read = proc_text_read,
 	.seekable = true,
 };
 
