@@ -508,10 +508,8 @@ static int exec_strtab(const char *path, struct strtab *s)
 int kernel_execve(const char *path, const char *const *argv, const char *const *envp)
 {
 	struct strtab s = { .buf = kmalloc(EXEC_MAX_STRINGS) };
-	int err = 0;
+	int err = s.buf ? 0 : -ENOMEM;
 
-	if (!s.buf)
-		return -ENOMEM;
 	for (; argv && argv[s.argc] && !err; s.argc++)
 		err = strtab_add_kernel(&s, argv[s.argc]);
 	for (; envp && envp[s.envc] && !err; s.envc++)
@@ -536,6 +534,11 @@ SYSCALL(SYS_execve, execve)
 		return -ENOMEM;
 	}
 	err = strtab_add_user(&s, arg[1], &s.argc);
+	/* An empty argv gets "" as argv[0], as Linux's since 5.18 (fs/exec.c
+	 * do_execveat_common): a program that starts reading at argv[1]
+	 * would otherwise walk into envp (CVE-2021-4034). */
+	if (!err && s.argc == 0 && !(err = strtab_add_kernel(&s, "")))
+		s.argc = 1;
 	if (!err)
 		err = strtab_add_user(&s, arg[2], &s.envc);
 	if (!err)

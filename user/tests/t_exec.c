@@ -47,6 +47,16 @@ TEST(exit_status_propagates)
 	EXPECT_STATUS(exec_status(EXEC_CHILD, argv255, no_env), EXITED(255));
 }
 
+/* NULL, or an argv with no strings: the program gets argc 1 and
+ * argv[0] "" (Linux since 5.18; abi.md section 2). */
+TEST(an_empty_argv_becomes_one_empty_string)
+{
+	char *none[] = { NULL };
+
+	EXPECT_STATUS(exec_status(EXEC_CHILD, none, no_env), EXITED(CHILD_EMPTY_ARGV));
+	EXPECT_STATUS(exec_status(EXEC_CHILD, NULL, no_env), EXITED(CHILD_EMPTY_ARGV));
+}
+
 TEST(empty_environment)
 {
 	char *argv[] = { "t_exec_child", "exit", "7", NULL };
@@ -297,6 +307,7 @@ int main(void)
 {
 	RUN(args_environment_and_start_state);
 	RUN(exit_status_propagates);
+	RUN(an_empty_argv_becomes_one_empty_string);
 	RUN(empty_environment);
 	RUN(pid_and_parent_survive_exec);
 	RUN(exec_resets_caught_signals);

@@ -18,6 +18,8 @@ static char *const exec_args_envp[] __attribute__((unused)) = {
 
 /* Exit codes of the non-printing modes, besides 0 = all as expected. */
 #define CHILD_USAGE 99          /* unknown mode: started without arguments? */
+#define CHILD_EMPTY_ARGV 98     /* argc 1, argv[0] "", envp after it: the
+				 * execve gave no argv (Linux adds "") */
 
 /* "leader N P C": which identity was wrong after execve in a thread. */
 #define LEADER_BAD_PID  91      /* getpid() != N */

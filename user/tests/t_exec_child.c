@@ -18,7 +18,9 @@
  *                   gettid() == N and getppid() == P; else sleep until
  *                   SIGUSR1, then exit C
  *
- * Any other use exits CHILD_USAGE. */
+ * Started with an empty argv, it exits CHILD_EMPTY_ARGV if the kernel
+ * gave it argv[0] = "" (and envp after it). Any other use exits
+ * CHILD_USAGE. */
 #define T_PROG "t_exec_child"
 #include "t.h"
 #include "t_exec.h"
@@ -365,6 +367,8 @@ int main(int argc, char **argv, char **envp)
 	envp_ = envp;
 	const char *mode = argc > 1 ? argv[1] : "";
 
+	if (argc == 1 && argv[0] && !argv[0][0] && envp == argv + 2)
+		return CHILD_EMPTY_ARGV;
 	if (!strcmp(mode, "args"))
 		return run_args();
 	if (!strcmp(mode, "exit") && argc == 3)
