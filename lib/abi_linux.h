@@ -131,6 +131,7 @@
 #define SYS_clock_nanosleep_time64 407
 #define SYS_futex_time64       422
 #define SYS_clone3             435
+#define SYS_close_range        436
 
 /* ---- files (abi.md section 9; Linux i386's values) ---- */
 

@@ -1,5 +1,5 @@
-/* compat/linux/fd.c - calls on fds as such: dup, dup2, dup3, fcntl, and the
- * resource limits (RLIMIT_NOFILE bounds the fd table: file.h). */
+/* compat/linux/fd.c - calls on fds as such: dup, dup2, dup3, fcntl,
+ * close_range, and the resource limits (RLIMIT_NOFILE bounds the fd table: file.h). */
 #include "kernel/file.h"
 #include "compat/linux/fs/vfs.h"
 #include "kernel/syscall.h"
@@ -61,6 +61,50 @@ long fd_cloexec(struct files *fs, int fd, int set)
 	}
 	spin_unlock(&fs->lock);
 	return set >= 0 && r >= 0 ? 0 : r;
+}
+
+/* close_range(first, last, flags), Linux 5.9's (fs/file.c
+ * __close_range): closes every open fd from first to last (last ~0:
+ * all), or with CLOSE_RANGE_CLOEXEC marks them close-on-exec instead.
+ * CLOSE_RANGE_UNSHARE first gives the caller a table of its own if
+ * CLONE_FILES shares it, as execve does. 0 even when none was open;
+ * first > last or another flag is -EINVAL. glibc's closefrom calls it. */
+#define CLOSE_RANGE_UNSHARE (1u << 1)
+#define CLOSE_RANGE_CLOEXEC (1u << 2)
+
+LINUX_SYSCALL(SYS_close_range, close_range)
+{
+	uint32_t fd = arg[0], last = arg[1], flags = arg[2];
+	struct files *fs;
+	long err;
+
+	if ((flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) || fd > last)
+		return -EINVAL;
+	if ((flags & CLOSE_RANGE_UNSHARE) && (err = files_unshare(current)) < 0)
+		return err;
+	fs = current->files;
+	for (;;) {
+		struct file *f = NULL;
+
+		/* fs->max bounds fd (a table holds at most NR_OPEN_MAX), so
+		 * last = ~0 cannot wrap it. */
+		spin_lock(&fs->lock);
+		for (; fd < fs->max && fd <= last && !f; fd++) {
+			if (!fs->fd[fd])
+				continue;
+			if (flags & CLOSE_RANGE_CLOEXEC) {
+				fd_set_cloexec(fs, fd, true);
+				continue;
+			}
+			f = fs->fd[fd];
+			fs->fd[fd] = NULL;
+			fd_set_cloexec(fs, fd, false);
+		}
+		spin_unlock(&fs->lock);
+		if (!f)
+			return 0;
+		file_put(f);            /* may sleep: not under the lock */
+	}
 }
 
 LINUX_SYSCALL(SYS_dup, dup)

@@ -1,10 +1,10 @@
 /* user/tests/t_fs_fds.c - descriptors as such (abi.md section 9): dup,
  * dup2, dup3, fcntl64 (F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD,
- * F_GETFL, F_SETFL), inheritance across fork and execve with O_CLOEXEC,
- * ioctl's -ENOTTY, and RLIMIT_NOFILE: Linux's 1024 by default, -EMFILE
- * there, a closed fd reusable, the limit changed by setrlimit and
- * prlimit64 (getrlimit, ugetrlimit), and the limits the process's, not
- * a thread's. Booted as init. */
+ * F_GETFL, F_SETFL), close_range, inheritance across fork and execve
+ * with O_CLOEXEC, ioctl's -ENOTTY, and RLIMIT_NOFILE: Linux's 1024 by
+ * default, -EMFILE there, a closed fd reusable, the limit changed by
+ * setrlimit and prlimit64 (getrlimit, ugetrlimit), and the limits the
+ * process's, not a thread's. Booted as init. */
 #define T_PROG "t_fs_fds"
 #include "t_fs.h"
 #include "sys/resource.h"
@@ -41,6 +41,59 @@ TEST(dup_family)
 	for (int i = 4; i <= 11; i++)
 		raw_close(i);
 	raw_close(fd);
+}
+
+/* close_range(first, last, flags) (Linux 5.9, glibc's closefrom). */
+#define CLOSE_RANGE_UNSHARE (1 << 1)
+#define CLOSE_RANGE_CLOEXEC (1 << 2)
+
+static long close_range(unsigned first, unsigned last, unsigned flags)
+{
+	return raw_syscall3(SYS_close_range, (long)first, (long)last, (long)flags);
+}
+
+/* A child sharing our fd table (CLONE_FILES, as a thread would) closes
+ * fd 3, having unshared the table first or not: 0 if it saw fd 3 go. */
+static long close_3_in_a_sharer(unsigned flags)
+{
+	int st = -1;
+	long pid = raw_clone(CLONE_FILES | SIGCHLD, NULL, NULL, NULL, NULL);
+
+	if (pid == 0)
+		raw_exit_group(close_range(3, 3, flags) == 0 &&
+			       raw_fcntl64(3, F_GETFD, 0) == -EBADF ? 0 : 1);
+	if (pid < 0 || raw_wait4(pid, &st, 0, NULL) != pid)
+		return -1;
+	return st;
+}
+
+TEST(close_range_closes_or_marks_a_range)
+{
+	long fd = raw_open(MOTD, O_RDONLY);
+
+	EXPECT_EQ(fd, 3);
+	EXPECT(raw_dup2(fd, 5) == 5 && raw_dup2(fd, 6) == 6 && raw_dup2(fd, 9) == 9 &&
+	       raw_dup2(fd, 200) == 200, "dup2 failed");
+	EXPECT_EQ(close_range(5, 6, CLOSE_RANGE_CLOEXEC), 0);
+	EXPECT_EQ(raw_fcntl64(5, F_GETFD, 0), FD_CLOEXEC);
+	EXPECT_EQ(raw_fcntl64(6, F_GETFD, 0), FD_CLOEXEC);
+	EXPECT_EQ(raw_fcntl64(9, F_GETFD, 0), 0);
+	EXPECT_EQ(close_range(5, 9, 0), 0);
+	EXPECT_EQ(raw_fcntl64(5, F_GETFD, 0), -EBADF);
+	EXPECT_EQ(raw_fcntl64(6, F_GETFD, 0), -EBADF);
+	EXPECT_EQ(raw_fcntl64(9, F_GETFD, 0), -EBADF);
+	EXPECT_EQ(raw_fcntl64(200, F_GETFD, 0), 0);
+	EXPECT_EQ(close_range(7, 6, 0), -EINVAL);
+	EXPECT_EQ(close_range(0, ~0u, 1), -EINVAL);             /* no such flag */
+	EXPECT_EQ(close_range(500, ~0u, 0), 0);                 /* none open there */
+	EXPECT_EQ(close_range(4, ~0u, 0), 0);
+	EXPECT_EQ(raw_fcntl64(200, F_GETFD, 0), -EBADF);
+	EXPECT_EQ(raw_fcntl64(3, F_GETFD, 0), 0);
+	/* Shared: UNSHARE closes the sharer's own copy; without, ours. */
+	EXPECT_EQ(close_3_in_a_sharer(CLOSE_RANGE_UNSHARE), EXITED(0));
+	EXPECT_EQ(raw_fcntl64(3, F_GETFD, 0), 0);
+	EXPECT_EQ(close_3_in_a_sharer(0), EXITED(0));
+	EXPECT_EQ(raw_fcntl64(3, F_GETFD, 0), -EBADF);
 }
 
 TEST(fcntl_commands)
@@ -242,6 +295,7 @@ TEST(rlimit_is_the_process_s)
 int main(void)
 {
 	RUN(dup_family);
+	RUN(close_range_closes_or_marks_a_range);
 	RUN(fcntl_commands);
 	RUN(inherited_across_fork_and_exec);
 	RUN(rlimit_nofile_default_1024);
