@@ -123,6 +123,14 @@
 #define SYS_clock_nanosleep    267
 #define SYS_set_robust_list    311
 #define SYS_getcpu             318
+#define SYS_sync                36
+#define SYS_sched_getparam     155
+#define SYS_sched_getscheduler 157
+#define SYS_sched_get_priority_max 159
+#define SYS_sched_get_priority_min 160
+#define SYS_getresuid32        209
+#define SYS_getresgid32        211
+#define SYS_syncfs             344
 #define SYS_get_robust_list    312
 #define SYS_getrandom          355
 #define SYS_rseq               386

@@ -1,7 +1,8 @@
 /* compat/linux/sys_linux.c - the Linux layer's small calls: CPU affinity
  * (sched_setaffinity 241, sched_getaffinity 242; the scheduler honours
- * task->cpus_allowed either way), getcpu 318, set_tid_address 258 and
- * sysinfo 116. */
+ * task->cpus_allowed either way), the scheduling policy's readers
+ * (sched_getparam 155, sched_getscheduler 157, sched_get_priority_max 159
+ * and _min 160), getcpu 318, set_tid_address 258 and sysinfo 116. */
 #include "kernel/clock.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
@@ -72,6 +73,81 @@ LINUX_SYSCALL(SYS_sched_getaffinity, sched_getaffinity)
 	if (copy_to_user(arg[2], &mask, CPUMASK_SIZE))
 		return -EFAULT;
 	return CPUMASK_SIZE;            /* the bytes written, as Linux */
+}
+
+/* The scheduling policy calls that only read: Spindle's scheduler has
+ * one class, round robin among equals, which is Linux's SCHED_OTHER
+ * (priority 0, as every SCHED_OTHER task has). sched_getscheduler(pid)
+ * says so of any task (pid 0: the caller), sched_getparam(pid, param)
+ * writes its priority, 0; -ESRCH for no such task, -EINVAL for a
+ * negative pid (or a NULL param). sched_get_priority_max/min(policy) give
+ * Linux's ranges: 1..99 for SCHED_FIFO and SCHED_RR, 0 for the others,
+ * -EINVAL for an unknown policy. Changing a policy
+ * (sched_setscheduler, sched_setparam) stays -ENOSYS: there is no
+ * other class to change to. */
+#define SCHED_OTHER 0
+#define SCHED_FIFO  1
+#define SCHED_RR    2
+#define SCHED_BATCH 3
+#define SCHED_IDLE  5
+#define SCHED_DEADLINE 6
+
+static long sched_task_exists(int pid)
+{
+	uint32_t flags;
+	bool found;
+
+	if (pid < 0)
+		return -EINVAL;
+	flags = spin_lock_irqsave(&tasklist_lock);
+	found = affinity_task_locked(pid) != NULL;
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return found ? 0 : -ESRCH;
+}
+
+LINUX_SYSCALL(SYS_sched_getscheduler, sched_getscheduler)
+{
+	long err = sched_task_exists((int)arg[0]);
+
+	return err < 0 ? err : SCHED_OTHER;
+}
+
+LINUX_SYSCALL(SYS_sched_getparam, sched_getparam)
+{
+	int32_t priority = 0;
+	long err;
+
+	if (!arg[1])
+		return -EINVAL;
+	if ((err = sched_task_exists((int)arg[0])) < 0)
+		return err;
+	return copy_to_user(arg[1], &priority, sizeof(priority)) ? -EFAULT : 0;
+}
+
+static long priority_range(uint32_t policy, int rt_limit)
+{
+	switch (policy) {
+	case SCHED_FIFO:
+	case SCHED_RR:
+		return rt_limit;
+	case SCHED_OTHER:
+	case SCHED_BATCH:
+	case SCHED_IDLE:
+	case SCHED_DEADLINE:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+LINUX_SYSCALL(SYS_sched_get_priority_max, sched_get_priority_max)
+{
+	return priority_range(arg[0], 99);
+}
+
+LINUX_SYSCALL(SYS_sched_get_priority_min, sched_get_priority_min)
+{
+	return priority_range(arg[0], 1);
 }
 
 /* getcpu(cpu, node, cache): the CPU the caller runs on, and its NUMA

@@ -1,5 +1,6 @@
 /* compat/linux/uname.c - who the machine and the user are: uname, the 32-bit
- * user and group id calls, and prctl's task name (abi.md section 9).
+ * user and group id calls (getresuid32 and getresgid32 too), and prctl's
+ * task name (abi.md section 9).
  *
  * uname is where the two personalities differ: a Linux program is told
  * it runs on Linux (glibc checks the release against the oldest kernel
@@ -35,6 +36,21 @@ LINUX_SYSCALL(SYS_getuid32, getuid32) { return 0; }
 LINUX_SYSCALL(SYS_getgid32, getgid32) { return 0; }
 LINUX_SYSCALL(SYS_geteuid32, geteuid32) { return 0; }
 LINUX_SYSCALL(SYS_getegid32, getegid32) { return 0; }
+
+/* getresuid32(ruid, euid, suid) and getresgid32: all three ids are 0;
+ * each pointer must be writable (-EFAULT), as Linux puts all three. */
+static long put_three_zeros(const uint32_t *arg)
+{
+	uint32_t zero = 0;
+
+	for (int k = 0; k < 3; k++)
+		if (copy_to_user(arg[k], &zero, sizeof(zero)))
+			return -EFAULT;
+	return 0;
+}
+
+LINUX_SYSCALL(SYS_getresuid32, getresuid32) { return put_three_zeros(arg); }
+LINUX_SYSCALL(SYS_getresgid32, getresgid32) { return put_three_zeros(arg); }
 
 /* getgroups(size, list): root has no supplementary groups (nor has
  * Linux's init): 0, with nothing written; a negative size is -EINVAL.

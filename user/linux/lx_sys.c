@@ -1,17 +1,19 @@
 /* user/linux/lx_sys.c - the identity, randomness and time calls of abi.md
  * section 9 as glibc calls them: uname (sysname "Linux" under the linux
- * personality), getrandom, the 32-bit ids, prctl's names, sysinfo,
- * getcpu, and the clocks: clock_gettime (glibc 2.36 calls clock_gettime64
- * first), clock_getres, clock_nanosleep with TIMER_ABSTIME, gettimeofday,
- * time.
- * Also the personality itself, in /proc/tasks, and a Spindle program
- * started from here running under its own (seed) rules. */
+ * personality), getrandom, the 32-bit ids (getresuid too), prctl's
+ * names, sysinfo, getcpu, the scheduling policy's readers, sync and
+ * syncfs, and the clocks: clock_gettime (glibc 2.36 calls
+ * clock_gettime64 first), clock_getres, clock_nanosleep with
+ * TIMER_ABSTIME, gettimeofday, time. Also the personality itself, in
+ * /proc/tasks, and a Spindle program started from here running under its
+ * own (seed) rules. */
 #define _GNU_SOURCE
 #define LX_PROG "lx_sys"
 #include "lx.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -72,6 +74,54 @@ TEST(ids_are_root)
 	EXPECT_EQ(errno, EPERM);
 	EXPECT_EQ(setgid(1000), -1);
 	EXPECT_EQ(errno, EPERM);
+	uid_t r = 7, e = 7, sv = 7;
+	gid_t gr = 7, ge = 7, gs = 7;
+	EXPECT_EQ(getresuid(&r, &e, &sv), 0);
+	EXPECT(r == 0 && e == 0 && sv == 0, "getresuid: %u %u %u", r, e, sv);
+	EXPECT_EQ(getresgid(&gr, &ge, &gs), 0);
+	EXPECT(gr == 0 && ge == 0 && gs == 0, "getresgid: %u %u %u", gr, ge, gs);
+	EXPECT_EQ(syscall(SYS_getresuid32, &r, &e, (void *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+}
+
+/* One scheduling class, Linux's SCHED_OTHER, with its priority 0; the
+ * priority ranges are Linux's; a policy cannot be changed (-ENOSYS). */
+TEST(the_scheduling_policy_is_sched_other)
+{
+	struct sched_param p = { .sched_priority = 5 };
+
+	EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER);
+	EXPECT_EQ(sched_getscheduler(getpid()), SCHED_OTHER);
+	EXPECT_EQ(sched_getparam(0, &p), 0);
+	EXPECT_EQ(p.sched_priority, 0);
+	EXPECT_EQ(sched_getscheduler(-1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(sched_getscheduler(99999), -1);
+	EXPECT_EQ(errno, ESRCH);
+	EXPECT_EQ(sched_getparam(0, NULL), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(sched_getparam(0, (void *)16), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(sched_get_priority_max(SCHED_FIFO), 99);
+	EXPECT_EQ(sched_get_priority_min(SCHED_RR), 1);
+	EXPECT_EQ(sched_get_priority_max(SCHED_OTHER), 0);
+	EXPECT_EQ(sched_get_priority_min(SCHED_BATCH), 0);
+	EXPECT_EQ(sched_get_priority_max(42), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(sched_setscheduler(0, SCHED_OTHER, &p), -1);
+	EXPECT_EQ(errno, ENOSYS);
+}
+
+/* sync and syncfs: a RAM file system has nothing to write back. */
+TEST(sync_and_syncfs)
+{
+	int fd = open("/", O_RDONLY | O_DIRECTORY);
+
+	sync();
+	EXPECT_EQ(syncfs(fd), 0);
+	close(fd);
+	EXPECT_EQ(syncfs(fd), -1);
+	EXPECT_EQ(errno, EBADF);
 }
 
 TEST(prctl_name)
@@ -379,6 +429,8 @@ int main(int argc, char **argv)
 	RUN(uname_says_linux);
 	RUN(getrandom);
 	RUN(ids_are_root);
+	RUN(the_scheduling_policy_is_sched_other);
+	RUN(sync_and_syncfs);
 	RUN(prctl_name);
 	RUN(sysinfo);
 	RUN(getcpu_says_where_the_caller_runs);

@@ -270,6 +270,25 @@ LINUX_SYSCALL(SYS_fdatasync, fdatasync)
 	return do_fsync((int)arg[0]);
 }
 
+/* sync() and syncfs(fd): the same argument, for every file at once:
+ * nothing to write back (Linux's answer for ramfs). syncfs checks its
+ * fd (-EBADF); sync cannot fail. */
+LINUX_SYSCALL(SYS_sync, sync)
+{
+	(void)arg;
+	return 0;
+}
+
+LINUX_SYSCALL(SYS_syncfs, syncfs)
+{
+	struct file *f = fd_get(current->files, (int)arg[0]);
+
+	if (!f)
+		return -EBADF;
+	file_put(f);
+	return 0;
+}
+
 LINUX_SYSCALL(SYS_ioctl, ioctl)
 {
 	struct file *f = fd_get(current->files, (int)arg[0]);
