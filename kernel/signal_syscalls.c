@@ -90,9 +90,7 @@ SYSCALL(SYS_rt_sigprocmask, rt_sigprocmask)
 		}
 		signal_set_blocked(mask);
 	}
-	if (uoset && copy_to_user(uoset, &old, sizeof(old)))
-		return -EFAULT;
-	return 0;
+	return uoset && copy_to_user(uoset, &old, sizeof(old)) ? -EFAULT : 0;
 }
 
 /* kill(pid > 0) (pid 0: the caller's own, for a kernel task, which is

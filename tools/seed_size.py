@@ -54,7 +54,10 @@ LIMIT = 9000
 # full kernel's, as the tracer and the schedule seeds are (kernel/monitor.h,
 # CONFIG_MONITOR); with it went what only it called (kmem_dump,
 # console_getc).
-CEILING = 12116
+# Down to 12,115 (2026-12-08): MAP_FIXED_NOREPLACE (5 lines), paid for
+# with three `if (x) return a; return b;` written as one return each
+# (get_thread_area, rt_sigprocmask, uart_getc).
+CEILING = 12115
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -72,7 +72,5 @@ SYSCALL(SYS_get_thread_area, get_thread_area)
 	/* Errata 2 and 5: desc_to_user fills every field from the right bit
 	 * and zeroes the rest, so no kernel stack bits leak. */
 	desc_to_user(&current->thread.tls_array[idx - GDT_ENTRY_TLS_MIN], idx, &info);
-	if (copy_to_user(arg[0], &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	return copy_to_user(arg[0], &info, sizeof(info)) ? -EFAULT : 0;
 }

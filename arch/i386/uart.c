@@ -60,9 +60,7 @@ void uart_putc(char c)
 
 int uart_getc(void)
 {
-	if (!(inb(UART_LSR) & LSR_DR))
-		return -1;
-	return inb(UART_DATA);
+	return (inb(UART_LSR) & LSR_DR) ? inb(UART_DATA) : -1;
 }
 
 /* Receive flow control (console.c calls these under its rx lock).

@@ -29,6 +29,7 @@
 #define MAP_PRIVATE   0x02
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_FIXED_NOREPLACE 0x100000
 
 /* vma->flags */
 #define VMA_STACK  0x1      /* the initial stack */

@@ -275,6 +275,10 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 	/* MAP_FIXED: unaligned or in page 0 is EINVAL (Linux says EPERM
 	 * below mmap_min_addr); not fitting below USER_TOP is ENOMEM, as
 	 * Linux's get_unmapped_area says. */
+	/* MAP_FIXED_NOREPLACE (Linux 4.17): MAP_FIXED, except that a range
+	 * already mapped in part is -EEXIST instead of replaced. */
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
 	if ((flags & MAP_FIXED) && ((addr & PAGE_MASK_LOW) || addr < USER_BASE))
 		return -EINVAL;
 	if ((flags & MAP_FIXED) && (addr > USER_TOP || len > USER_TOP - addr))
@@ -287,7 +291,9 @@ long vm_mmap(struct mm *mm, uint32_t addr, uint32_t len, uint32_t prot,
 	spin_lock(&mm->lock);
 	if (!(flags & MAP_FIXED))
 		addr = find_free(mm, addr, len);
-	if (addr && !may_expand(mm, addr, addr + len)) {
+	if ((flags & MAP_FIXED_NOREPLACE) && !range_free(mm, addr, addr + len)) {
+		ret = -EEXIST;
+	} else if (addr && !may_expand(mm, addr, addr + len)) {
 		ret = -ENOMEM;
 	} else if (addr) {
 		if (flags & MAP_FIXED)

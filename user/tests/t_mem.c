@@ -1,5 +1,6 @@
 /* user/tests/t_mem.c - memory calls (abi.md sections 3 and 8): brk's
- * Linux semantics, anonymous private mmap2 with and without MAP_FIXED,
+ * Linux semantics, anonymous private mmap2 with and without MAP_FIXED
+ * (and MAP_FIXED_NOREPLACE),
  * munmap and mprotect on mappings and on the program's own segments and
  * stack, the faults that follow, -EFAULT for kernel writes into read-only
  * pages, the error paths, and that unmapped memory is given back. Every
@@ -149,6 +150,28 @@ TEST(mmap_fixed)
 	EXPECT_EQ(p[0], 1);
 	EXPECT_EQ(p[1024], 0);
 	EXPECT_EQ(raw_munmap((void *)FIXED_AT, 2 * PAGE_SIZE), 0);
+}
+
+/* MAP_FIXED_NOREPLACE (Linux 4.17): there, or -EEXIST if any page of
+ * the range is mapped, which then stays as it was. */
+TEST(mmap_fixed_noreplace)
+{
+	volatile int *p = (volatile int *)FIXED_AT;
+	const int nr = ANON | MAP_FIXED_NOREPLACE;
+
+	EXPECT_EQ(map((void *)FIXED_AT, 3 * PAGE_SIZE, RW, nr), FIXED_AT);
+	p[0] = 1;
+	p[2048] = 3;
+	EXPECT_EQ(map((void *)FIXED_AT, PAGE_SIZE, RW, nr), -EEXIST);
+	EXPECT_EQ(map((void *)(FIXED_AT + 2 * PAGE_SIZE), 2 * PAGE_SIZE, RW, nr), -EEXIST);
+	EXPECT_EQ(map((void *)(FIXED_AT - PAGE_SIZE), 2 * PAGE_SIZE, RW, nr), -EEXIST);
+	EXPECT(p[0] == 1 && p[2048] == 3, "a refused MAP_FIXED_NOREPLACE changed the pages");
+	EXPECT_EQ(raw_munmap((void *)(FIXED_AT + PAGE_SIZE), PAGE_SIZE), 0);
+	EXPECT_EQ(map((void *)(FIXED_AT + PAGE_SIZE), PAGE_SIZE, RW, nr), FIXED_AT + PAGE_SIZE);
+	EXPECT_EQ(p[1024], 0);
+	EXPECT_EQ(map((void *)(FIXED_AT + 123), PAGE_SIZE, RW, nr), -EINVAL);  /* as MAP_FIXED */
+	EXPECT_EQ(map(NULL, PAGE_SIZE, RW, nr), -EINVAL);
+	EXPECT_EQ(raw_munmap((void *)FIXED_AT, 3 * PAGE_SIZE), 0);
 }
 
 TEST(mmap_hint_is_only_a_hint)
@@ -419,6 +442,7 @@ int main(void)
 	RUN(mmap_anonymous);
 	RUN(mappings_do_not_overlap);
 	RUN(mmap_fixed);
+	RUN(mmap_fixed_noreplace);
 	RUN(mmap_hint_is_only_a_hint);
 	RUN(mmap_errors);
 	RUN(mmap_beyond_user_space_is_enomem);

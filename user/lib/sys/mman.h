@@ -16,6 +16,7 @@
 #define MAP_PRIVATE   0x02
 #define MAP_FIXED     0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_FIXED_NOREPLACE 0x100000  /* MAP_FIXED, or -EEXIST over a mapping */
 #endif
 #define MAP_ANON   MAP_ANONYMOUS
 #define MAP_FAILED ((void *)-1)
