@@ -243,6 +243,15 @@ LINUX_SYSCALL(SYS_times, times)
 	return ticks_to_clock_t(clock_ticks());
 }
 
+void cputime_thread_tms_locked(struct task *th, struct tms *tms)
+{
+	ASSERT(spin_held(&tasklist_lock));
+	tms->tms_utime = ticks_to_clock_t(th->lx.utime);
+	tms->tms_stime = ticks_to_clock_t(th->lx.stime);
+	tms->tms_cutime = ticks_to_clock_t(th->group_leader->lx.cutime);
+	tms->tms_cstime = ticks_to_clock_t(th->group_leader->lx.cstime);
+}
+
 void cputime_tms_locked(struct task *leader, struct tms *tms)
 {
 	struct cputime c;

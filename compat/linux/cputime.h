@@ -39,6 +39,9 @@ struct tms;
 /* Process leader's times and its reaped children's, in clock_t units
  * (1/USER_HZ s): times(2) and /proc/PID/stat. tasklist_lock held. */
 void cputime_tms_locked(struct task *leader, struct tms *tms);
+/* The same for one thread: its own time, its process's children's
+ * (/proc/PID/task/TID/stat). tasklist_lock held. */
+void cputime_thread_tms_locked(struct task *th, struct tms *tms);
 /* The CPU time of the calling process (thread: of the caller alone), in
  * ns: CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID (time.c). */
 uint64_t cputime_ns(bool thread);

@@ -148,9 +148,11 @@ TEST(wake_bitset_matches_bits)
 	finish(s, 4, &word);
 }
 
-/* Linux reads a wake count as an int, and only after a waiter is woken:
- * 0, or a negative count, wakes one (Linux's futex_wake and
- * futex_wake_op; selftests/x86/ldt_gdt.c wakes its thread with 0). */
+/* Linux 6.1 reads a wake count as an int, and only after a waiter is
+ * woken: 0, or a negative count, wakes one (its futex_wake and
+ * futex_wake_op; its selftests/x86/ldt_gdt.c wakes its thread with 0).
+ * Later kernels changed this (6.18 wakes none for 0); the contract's
+ * reference is 6.1. */
 TEST(wake_with_a_count_of_0_or_less_wakes_one)
 {
 	struct sleeper s[3];

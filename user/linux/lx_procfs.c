@@ -4,18 +4,21 @@
  * a child that sleeps and a zombie; the CPU times and a stopped child's
  * T; status's fields and maps' areas (with the stack where glibc's
  * pthread_getattr_np finds it); cmdline's NUL-separated arguments,
- * empty for a zombie; a reread from offset 0 made afresh; a pid that
- * does not exist; no writing (we are root: open succeeds, write is
- * EINVAL). busybox's
- * ps skips a process whose stat it cannot read. Each expectation is
- * Linux 6.1's, checked on Linux. */
+ * empty for a zombie; /proc/<pid>/task/<tid> and /proc/thread-self; a
+ * reread from offset 0 made afresh; a pid that does not exist; no
+ * writing (we are root: open succeeds, write is EINVAL). busybox's ps
+ * skips a process whose stat it cannot read. Each expectation is Linux
+ * 6.1's, checked on Linux. */
 #define _GNU_SOURCE
 #define LX_PROG "lx_procfs"
 #include "lx.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <dirent.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -96,6 +99,92 @@ TEST(threads_are_counted)
 	}
 	EXPECT_EQ(n, 52);
 	EXPECT_EQ(threads, 4);
+}
+
+/* A thread that names itself, says its tid and readlink of
+ * /proc/thread-self, then sleeps until cancelled. */
+struct named {
+	volatile pid_t tid;
+	char self[64];
+};
+
+static void *named_thread(void *arg)
+{
+	struct named *n = arg;
+	ssize_t len;
+
+	prctl(PR_SET_NAME, "lx-worker");
+	len = readlink("/proc/thread-self", n->self, sizeof(n->self) - 1);
+	n->self[len > 0 ? len : 0] = '\0';
+	n->tid = gettid();
+	pause();
+	return NULL;
+}
+
+/* /proc/<pid>/task/<tid>: one directory per thread, whose stat and
+ * status are the thread's own (Linux's fs/proc/base.c tid_base_stuff);
+ * /proc/thread-self links to the caller's. */
+TEST(threads_have_task_directories)
+{
+	struct named w[2] = { { 0, "" }, { 0, "" } };
+	char path[96], buf[1024], want[64], *f[64];
+	pthread_t t[2];
+	int seen = 0, k;
+
+	for (k = 0; k < 2; k++)
+		pthread_create(&t[k], NULL, named_thread, &w[k]);
+	for (k = 0; k < 2; k++)
+		while (!w[k].tid)
+			sched_yield();
+	usleep(20000);                  /* both asleep in pause() */
+
+	DIR *d = opendir("/proc/self/task");
+	EXPECT(d != NULL, "opendir /proc/self/task: %s", strerror(errno));
+	for (struct dirent *e; d && (e = readdir(d));) {
+		int id = atoi(e->d_name);
+		if (e->d_name[0] == '.')
+			continue;
+		EXPECT(e->d_type == DT_DIR, "%s is not a directory", e->d_name);
+		seen |= id == getpid() ? 1 : id == w[0].tid ? 2 : id == w[1].tid ? 4 : 8;
+	}
+	if (d)
+		closedir(d);
+	EXPECT_EQ(seen, 7);
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", getpid(), w[1].tid);
+	EXPECT(slurp(path, buf, sizeof(buf)) > 0, "%s: %s", path, strerror(errno));
+	for (k = 0; k < 64 && (f[k] = strtok(k ? NULL : buf, " \n")); k++)
+		;
+	EXPECT_EQ(k, 52);
+	EXPECT_EQ(atoi(f[0]), w[1].tid);
+	EXPECT(strcmp(f[1], "(lx-worker)") == 0, "comm %s", f[1]);
+	EXPECT(strcmp(f[2], "S") == 0, "state %s, want S (in pause)", f[2]);
+	EXPECT_EQ(atoi(f[3]), getppid());       /* the process's parent */
+	EXPECT_EQ(atoi(f[19]), 3);              /* num_threads: the process's */
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", w[0].tid);
+	EXPECT(slurp(path, buf, sizeof(buf)) > 0, "%s: %s", path, strerror(errno));
+	snprintf(want, sizeof(want), "\nPid:\t%d\n", w[0].tid);
+	EXPECT(strstr(buf, want) != NULL, "no '%s' in %s", want + 1, path);
+	snprintf(want, sizeof(want), "\nTgid:\t%d\n", getpid());
+	EXPECT(strstr(buf, want) != NULL, "no '%s' in %s", want + 1, path);
+	EXPECT(strncmp(buf, "Name:\tlx-worker\n", 16) == 0, "status starts %.20s", buf);
+
+	snprintf(want, sizeof(want), "%d/task/%d", getpid(), w[0].tid);
+	EXPECT(strcmp(w[0].self, want) == 0, "/proc/thread-self -> %s, want %s", w[0].self, want);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/task", w[0].tid);
+	EXPECT_EQ(access(path, F_OK), -1);      /* a thread has no task/ */
+	EXPECT_EQ(access("/proc/self/task/99999", F_OK), -1);
+	EXPECT_EQ(errno, ENOENT);
+	snprintf(path, sizeof(path), "/proc/self/task/%d", getppid());
+	EXPECT_EQ(access(path, F_OK), -1);      /* another process's thread */
+
+	for (k = 0; k < 2; k++) {
+		pthread_cancel(t[k]);
+		pthread_join(t[k], NULL);
+	}
+	snprintf(path, sizeof(path), "/proc/self/task/%d", w[0].tid);
+	EXPECT_EQ(access(path, F_OK), -1);      /* gone with the thread */
 }
 
 TEST(signal_masks)
@@ -380,6 +469,7 @@ int main(int argc, char **argv)
 	}
 	RUN(self_stat);
 	RUN(threads_are_counted);
+	RUN(threads_have_task_directories);
 	RUN(signal_masks);
 	RUN(child_and_zombie);
 	RUN(cpu_times_and_stopped_state);

@@ -1,7 +1,12 @@
 /* compat/linux/fs/proc.c - /proc as directories (abi.md section 9):
  *
  *   /proc/self        a symbolic link to /proc/<the caller's pid>
+ *   /proc/thread-self a symbolic link to <pid>/task/<tid>, the caller's
  *   /proc/<pid>/      one directory per process (thread group)
+ *   /proc/<pid>/task/<tid>/   one per thread of it, with the same files
+ *                     (but task): stat and status then show the
+ *                     thread's own id, name, state, CPU, times and
+ *                     signals; cmdline, maps and exe are the process's
  *   /proc/<pid>/exe   a link to the program execve ran: readlink gives
  *                     the path it was run by; opening or executing it
  *                     reaches the file itself, even renamed or unlinked
@@ -33,25 +38,35 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-enum proc_kind { P_ROOT, P_SELF, P_KSTAT, P_TASKS, P_MEMINFO, P_UPTIME, P_LOADAVG, P_SYSSTAT,
-		 P_MOUNTS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE, P_STATUS, P_MAPS, P_NKINDS };
+enum proc_kind { P_ROOT, P_SELF, P_THREAD_SELF, P_KSTAT, P_TASKS, P_MEMINFO, P_UPTIME,
+		 P_LOADAVG, P_SYSSTAT, P_MOUNTS, P_PIDDIR, P_EXE, P_STAT, P_CMDLINE, P_STATUS,
+		 P_MAPS, P_TASKDIR, P_TIDDIR, P_NKINDS };
 #define P_LAST_FIXED P_MOUNTS   /* the root's files are P_SELF .. P_LAST_FIXED */
 
 #define PID_POS 16              /* readdir position of pid 0 */
 _Static_assert(PID_POS > P_LAST_FIXED + 1, "the root's files come before the pids");
-#define PROC_INO(pid, kind) (0x1000u + (uint32_t)(pid) * 16u + (uint32_t)(kind))
-_Static_assert(P_NKINDS <= 16, "PROC_INO gives each pid 16 inode numbers");
+/* A thread's files are numbered by its tid, a process's by its pid. */
+#define PROC_INO(id, kind) (0x1000u + (uint32_t)(id) * 32u + (uint32_t)(kind))
+_Static_assert(P_NKINDS <= 32, "PROC_INO gives each id 32 inode numbers");
 
-static const struct inode_ops root_iops, pid_iops, self_iops, exe_iops, file_iops;
+static const struct inode_ops root_iops, pid_iops, task_iops, self_iops, thread_self_iops,
+	exe_iops, file_iops;
 static const struct file_ops kinfo_fops, pidfile_fops;
 
-/* The entries of a /proc/<pid> directory, in readdir order. */
+/* The entries of a /proc/<pid> directory, in readdir order; a thread's
+ * /proc/<pid>/task/<tid> has all but the last. */
 static const struct {
 	const char *name;
 	enum proc_kind kind;
 } pid_entries[] = { { "exe", P_EXE }, { "stat", P_STAT }, { "cmdline", P_CMDLINE },
-		    { "status", P_STATUS }, { "maps", P_MAPS } };
+		    { "status", P_STATUS }, { "maps", P_MAPS }, { "task", P_TASKDIR } };
 #define NR_PID_ENTRIES (sizeof(pid_entries) / sizeof(pid_entries[0]))
+
+/* How many of them directory dir has. */
+static unsigned nr_entries(const struct inode *dir)
+{
+	return dir->u.proc.kind == P_TIDDIR ? NR_PID_ENTRIES - 1 : NR_PID_ENTRIES;
+}
 
 static const struct {
 	const char *name;
@@ -60,6 +75,7 @@ static const struct {
 	const char *kinfo_path;     /* kinfo_open's name */
 } fixed[] = {
 	[P_SELF] = { "self", S_IFLNK | 0777, &self_iops, NULL },
+	[P_THREAD_SELF] = { "thread-self", S_IFLNK | 0777, &thread_self_iops, NULL },
 	[P_KSTAT] = { "kstat", S_IFREG | 0444, &file_iops, "/proc/kstat" },
 	[P_TASKS] = { "tasks", S_IFREG | 0444, &file_iops, "/proc/tasks" },
 	[P_MEMINFO] = { "meminfo", S_IFREG | 0444, &file_iops, "/proc/meminfo" },
@@ -87,16 +103,19 @@ static bool process_exists(int pid)
 	return yes;
 }
 
-static struct inode *proc_inode(enum proc_kind kind, int pid, uint32_t mode,
+/* An inode of process pid's (0: none), or of its thread tid's (0: the
+ * process's own). */
+static struct inode *proc_inode(enum proc_kind kind, int pid, int tid, uint32_t mode,
 				const struct inode_ops *iop, const struct file_ops *fop)
 {
 	struct inode *i = inode_new(DEV_PROC, mode, iop, fop);
 
 	if (i) {
-		i->ino = PROC_INO(pid, kind);
+		i->ino = PROC_INO(tid ? tid : pid, kind);
 		i->nlink = S_ISDIR(mode) ? 2 : 1;
 		i->u.proc.pid = pid;
 		i->u.proc.kind = kind;
+		i->u.proc.tid = tid;
 	}
 	return i;
 }
@@ -116,11 +135,15 @@ static bool parse_pid(const char *name, size_t len, int *pid)
 	return true;
 }
 
-/* A /proc/<pid> directory: its parent the root, its own entry for
- * getcwd (freed with it). */
-static struct inode *pid_dir(struct inode *root, int pid, long *err)
+/* A directory below the root: a process's /proc/<pid> (P_PIDDIR), its
+ * task directory (P_TASKDIR) or a thread's /proc/<pid>/task/<tid>
+ * (P_TIDDIR, the same operations as a process's). It holds its parent,
+ * and has its own entry for getcwd (freed with it: dir_evict). */
+static struct inode *proc_dir(struct inode *parent, enum proc_kind kind, int pid, int tid,
+			      long *err)
 {
-	struct inode *d = proc_inode(P_PIDDIR, pid, S_IFDIR | 0555, &pid_iops, &dir_fops);
+	struct inode *d = proc_inode(kind, pid, tid, S_IFDIR | 0555,
+				     kind == P_TASKDIR ? &task_iops : &pid_iops, &dir_fops);
 	struct dir_entry *e = kzalloc(sizeof(*e) + 12);
 
 	if (!d || !e) {
@@ -130,11 +153,14 @@ static struct inode *pid_dir(struct inode *root, int pid, long *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	e->len = (uint16_t)snprintf(e->name, 12, "%d", pid);
+	if (kind == P_TASKDIR)
+		e->len = (uint16_t)snprintf(e->name, 12, "task");
+	else
+		e->len = (uint16_t)snprintf(e->name, 12, "%d", tid ? tid : pid);
 	e->inode = d;
 	d->self = e;
-	d->parent = root;
-	inode_get(root);
+	d->parent = parent;
+	inode_get(parent);
 	return d;
 }
 
@@ -145,14 +171,14 @@ static struct inode *root_lookup(struct inode *root, const char *name, size_t le
 
 	for (int k = P_SELF; k <= P_LAST_FIXED; k++)
 		if (strlen(fixed[k].name) == len && memcmp(fixed[k].name, name, len) == 0) {
-			i = proc_inode((enum proc_kind)k, 0, fixed[k].mode, fixed[k].iop,
+			i = proc_inode((enum proc_kind)k, 0, 0, fixed[k].mode, fixed[k].iop,
 				       S_ISREG(fixed[k].mode) ? &kinfo_fops : NULL);
 			if (!i)
 				*err = -ENOMEM;
 			return i;
 		}
 	if (parse_pid(name, len, &pid) && process_exists(pid))
-		return pid_dir(root, pid, err);
+		return proc_dir(root, P_PIDDIR, pid, 0, err);
 	*err = -ENOENT;
 	return NULL;
 }
@@ -209,41 +235,111 @@ static long root_readdir(struct inode *root, uint64_t *pos, readdir_fn fn, void 
 	return 0;
 }
 
+/* In a process's or a thread's directory (dir->u.proc.tid: 0 or the
+ * thread), whose files carry the same pid and tid. */
 static struct inode *pid_lookup(struct inode *dir, const char *name, size_t len, long *err)
 {
+	int pid = dir->u.proc.pid, tid = dir->u.proc.tid;
 	struct inode *i = NULL;
-	unsigned k;
+	unsigned k, n = nr_entries(dir);
 
-	for (k = 0; k < NR_PID_ENTRIES; k++)
+	for (k = 0; k < n; k++)
 		if (strlen(pid_entries[k].name) == len && memcmp(pid_entries[k].name, name, len) == 0)
 			break;
-	if (k == NR_PID_ENTRIES)
+	if (k == n)
 		*err = -ENOENT;
+	else if (pid_entries[k].kind == P_TASKDIR)
+		return proc_dir(dir, P_TASKDIR, pid, 0, err);
 	else if (pid_entries[k].kind == P_EXE)
-		i = proc_inode(P_EXE, dir->u.proc.pid, S_IFLNK | 0777, &exe_iops, NULL);
+		i = proc_inode(P_EXE, pid, tid, S_IFLNK | 0777, &exe_iops, NULL);
 	else
-		i = proc_inode(pid_entries[k].kind, dir->u.proc.pid, S_IFREG | 0444, &file_iops,
+		i = proc_inode(pid_entries[k].kind, pid, tid, S_IFREG | 0444, &file_iops,
 			       &pidfile_fops);
-	if (k < NR_PID_ENTRIES && !i)
+	if (k < n && !i)
 		*err = -ENOMEM;
 	return i;
 }
 
 static long pid_readdir(struct inode *dir, uint64_t *pos, readdir_fn fn, void *ctx)
 {
+	int id = dir->u.proc.tid ? dir->u.proc.tid : dir->u.proc.pid;
+
 	if (!emit_dots(dir, pos, fn, ctx))
 		return 0;
-	for (; *pos >= 2 && *pos < 2 + NR_PID_ENTRIES; (*pos)++) {
+	for (; *pos >= 2 && *pos < 2 + nr_entries(dir); (*pos)++) {
 		const char *name = pid_entries[*pos - 2].name;
 		enum proc_kind kind = pid_entries[*pos - 2].kind;
-		if (!fn(ctx, name, strlen(name), PROC_INO(dir->u.proc.pid, kind),
-			kind == P_EXE ? DT_LNK : DT_REG, *pos + 1))
+		if (!fn(ctx, name, strlen(name), PROC_INO(id, kind),
+			kind == P_EXE ? DT_LNK : kind == P_TASKDIR ? DT_DIR : DT_REG, *pos + 1))
 			return 0;
 	}
 	return 0;
 }
 
-static void pid_evict(struct inode *dir)
+/* Thread tid of process pid, alive or a zombie, under tasklist_lock? */
+static bool thread_of_locked(int pid, int tid)
+{
+	struct task *t = tid > 0 ? task_find(tid) : NULL;
+
+	ASSERT(spin_held(&tasklist_lock));
+	return t && t->tgid == pid && t->state != TASK_DEAD && find_process(pid);
+}
+
+/* /proc/<pid>/task/<tid>: a thread of that process. */
+static struct inode *task_lookup(struct inode *dir, const char *name, size_t len, long *err)
+{
+	uint32_t flags;
+	bool found = false;
+	int tid;
+
+	if (parse_pid(name, len, &tid)) {
+		flags = spin_lock_irqsave(&tasklist_lock);
+		found = thread_of_locked(dir->u.proc.pid, tid);
+		spin_unlock_irqrestore(&tasklist_lock, flags);
+	}
+	if (found)
+		return proc_dir(dir, P_TIDDIR, dir->u.proc.pid, tid, err);
+	*err = -ENOENT;
+	return NULL;
+}
+
+/* The smallest tid >= from of a thread of process pid, or -1. */
+static int next_thread(int pid, int from)
+{
+	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
+	struct task *leader = find_process(pid), *t = leader;
+	int best = -1;
+
+	while (t) {
+		if (t->tid >= from && t->state != TASK_DEAD && (best < 0 || t->tid < best))
+			best = t->tid;
+		t = list_entry(t->thread_group.next, struct task, thread_group);
+		if (t == leader)
+			break;
+	}
+	spin_unlock_irqrestore(&tasklist_lock, flags);
+	return best;
+}
+
+/* The threads by tid: position 2 + tid, so that a listing survives
+ * threads coming and going, as the root's processes do. */
+static long task_readdir(struct inode *dir, uint64_t *pos, readdir_fn fn, void *ctx)
+{
+	char name[12];
+	int tid;
+
+	if (!emit_dots(dir, pos, fn, ctx))
+		return 0;
+	while ((tid = next_thread(dir->u.proc.pid, (int)(*pos - 2))) > 0) {
+		size_t len = (size_t)snprintf(name, sizeof(name), "%d", tid);
+		if (!fn(ctx, name, len, PROC_INO(tid, P_TIDDIR), DT_DIR, 2 + (uint64_t)tid + 1))
+			return 0;
+		*pos = 2 + (uint64_t)tid + 1;
+	}
+	return 0;
+}
+
+static void dir_evict(struct inode *dir)
 {
 	kfree(dir->self);
 }
@@ -253,6 +349,19 @@ static long self_readlink(struct inode *link, char *buf, size_t n)
 {
 	char s[12];
 	size_t len = (size_t)snprintf(s, sizeof(s), "%d", current->tgid);
+
+	(void)link;
+	if (len > n)
+		len = n;
+	memcpy(buf, s, len);
+	return (long)len;
+}
+
+/* /proc/thread-self: "<pid>/task/<tid>", the caller's (Linux 3.17). */
+static long thread_self_readlink(struct inode *link, char *buf, size_t n)
+{
+	char s[32];
+	size_t len = (size_t)snprintf(s, sizeof(s), "%d/task/%d", current->tgid, current->tid);
 
 	(void)link;
 	if (len > n)
@@ -315,10 +424,10 @@ struct proc_text {
 static struct initrd_file *proc_text_make(const struct inode *i, long *err)
 {
 	switch (i->u.proc.kind) {
-	case P_STAT: return proc_pid_stat(i->u.proc.pid, err);
-	case P_CMDLINE: return proc_pid_cmdline(i->u.proc.pid, err);
-	case P_STATUS: return proc_pid_status(i->u.proc.pid, err);
-	case P_MAPS: return proc_pid_maps(i->u.proc.pid, err);
+	case P_STAT: return proc_pid_stat(i->u.proc.pid, i->u.proc.tid, err);
+	case P_CMDLINE: return proc_pid_cmdline(i->u.proc.pid, i->u.proc.tid, err);
+	case P_STATUS: return proc_pid_status(i->u.proc.pid, i->u.proc.tid, err);
+	case P_MAPS: return proc_pid_maps(i->u.proc.pid, i->u.proc.tid, err);
 	default: return kinfo_open(fixed[i->u.proc.kind].kinfo_path, err);
 	}
 }
@@ -404,14 +513,17 @@ static const struct file_ops pidfile_fops = {
 
 static const struct inode_ops root_iops = { .lookup = root_lookup, .readdir = root_readdir };
 static const struct inode_ops pid_iops = { .lookup = pid_lookup, .readdir = pid_readdir,
-					   .evict = pid_evict };
+					   .evict = dir_evict };
+static const struct inode_ops task_iops = { .lookup = task_lookup, .readdir = task_readdir,
+					    .evict = dir_evict };
 static const struct inode_ops self_iops = { .readlink = self_readlink };
+static const struct inode_ops thread_self_iops = { .readlink = thread_self_readlink };
 static const struct inode_ops exe_iops = { .readlink = exe_readlink, .follow = exe_follow };
 static const struct inode_ops file_iops = { 0 };
 
 void proc_init(void)
 {
-	struct inode *root = proc_inode(P_ROOT, 0, S_IFDIR | 0555, &root_iops, &dir_fops);
+	struct inode *root = proc_inode(P_ROOT, 0, 0, S_IFDIR | 0555, &root_iops, &dir_fops);
 
 	if (!root || ramfs_attach(fs_root, "proc", root) < 0)
 		panic("proc: no memory");

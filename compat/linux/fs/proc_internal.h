@@ -23,5 +23,9 @@ struct initrd_file *proc_snapshot(const char *text, size_t len, long *err);
  * spinning on mm->lock with them off could not answer the TLB shootdown
  * of another that holds it (kernel/mm/vm.c page_make_ready). */
 struct task *proc_find_process_locked(int pid, struct mm **mm);
+/* The same for a /proc/<pid>/task/<tid> file: *th is thread tid of that
+ * process (the leader itself when tid is 0), whose own fields the file
+ * shows; NULL (and no reference) if either has gone. */
+struct task *proc_find_thread_locked(int pid, int tid, struct mm **mm, struct task **th);
 
 #endif

@@ -76,6 +76,18 @@ struct task *proc_find_process_locked(int pid, struct mm **mm)
 	return t;
 }
 
+struct task *proc_find_thread_locked(int pid, int tid, struct mm **mm, struct task **th)
+{
+	struct task *x = tid ? task_find(tid) : NULL, *t;
+
+	ASSERT(spin_held(&tasklist_lock));
+	if (tid && (!x || x->tgid != pid || x->state == TASK_DEAD))
+		return NULL;            /* checked first: no mm reference to drop */
+	t = proc_find_process_locked(pid, mm);
+	*th = tid ? x : t;
+	return t;
+}
+
 static char state_char(enum task_state s)
 {
 	switch (s) {
@@ -98,33 +110,39 @@ struct stat_fields {
 	struct tms times;               /* clock_t units, as times(2) */
 };
 
-static void read_task_locked(struct task *t, struct stat_fields *s)
+/* t is the process's leader; th the task the file is about: t itself,
+ * or one thread of /proc/<pid>/task/<tid>, whose id, name, state, CPU,
+ * times and signals it then shows (Linux's do_task_stat, whole = 0). */
+static void read_task_locked(struct task *t, struct task *th, struct stat_fields *s)
 {
 	struct list *pos;
 	uint32_t flags;
 
 	ASSERT(spin_held(&tasklist_lock));
-	memcpy(s->comm, t->comm, sizeof(s->comm));
+	memcpy(s->comm, th->comm, sizeof(s->comm));
 	s->comm[sizeof(s->comm) - 1] = '\0';
-	s->state = state_char(t->state);
-	s->pid = t->tgid;
+	s->state = state_char(th->state);
+	s->pid = th == t ? t->tgid : th->tid;
 	s->ppid = t->parent ? t->parent->tgid : 0;
 	s->pgid = t->lx.pgid;
 	s->sid = t->lx.sid;
 	s->nthreads = 1;
 	list_for_each(pos, &t->thread_group)
 		s->nthreads++;
-	s->exit_signal = t->exit_signal;
-	s->cpu = t->cpu;
+	s->exit_signal = th->exit_signal;
+	s->cpu = th->cpu;
 	s->exit_code = t->state == TASK_ZOMBIE ? t->exit_code : 0;
 	s->rsslim = task_rlimits(t)[RLIMIT_RSS].rlim_cur;
-	cputime_tms_locked(t, &s->times);
+	if (th == t)
+		cputime_tms_locked(t, &s->times);
+	else
+		cputime_thread_tms_locked(th, &s->times);
 	/* The old 32-bit signal words (Linux: sig[0] & 0x7fffffff). */
 	s->pending = s->blocked = s->ignored = s->caught = 0;
 	if (t->sighand) {
 		flags = spin_lock_irqsave(&t->sighand->lock);
-		s->pending = (uint32_t)(t->pending.signals | t->sighand->shared_pending.signals);
-		s->blocked = (uint32_t)t->blocked;
+		s->pending = (uint32_t)(th->pending.signals | t->sighand->shared_pending.signals);
+		s->blocked = (uint32_t)th->blocked;
 		for (int sig = 1; sig <= 31; sig++) {
 			void *h = t->sighand->action[sig - 1].handler;
 			if (h == SIG_IGN)
@@ -151,18 +169,19 @@ static void read_mm(struct mm *mm, uint32_t *vsize, uint32_t *rss)
 	spin_unlock(&mm->lock);
 }
 
-struct initrd_file *proc_pid_stat(int pid, long *err)
+struct initrd_file *proc_pid_stat(int pid, int tid, long *err)
 {
 	struct stat_fields s;
 	struct mm *mm = NULL;
+	struct task *th;
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = proc_find_process_locked(pid, &mm);
+	struct task *t = proc_find_thread_locked(pid, tid, &mm, &th);
 	uint32_t vsize = 0, rss = 0, arg_start = 0, arg_end = 0;
 	char buf[STAT_MAX];
 	int tpgid, n;
 
 	if (t)
-		read_task_locked(t, &s);
+		read_task_locked(t, th, &s);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!t) {
 		*err = -ENOENT;
@@ -224,11 +243,11 @@ static size_t read_mm_bytes(struct mm *mm, uint32_t start, char *buf, size_t n)
 	return done;
 }
 
-struct initrd_file *proc_pid_cmdline(int pid, long *err)
+struct initrd_file *proc_pid_cmdline(int pid, int tid, long *err)
 {
 	struct mm *mm = NULL;
 	struct initrd_file *f;
-	struct task *t;
+	struct task *t, *th;
 	size_t len = 0;
 	uint32_t flags;
 	/* Allocated first: not under tasklist_lock. */
@@ -239,7 +258,7 @@ struct initrd_file *proc_pid_cmdline(int pid, long *err)
 		return NULL;
 	}
 	flags = spin_lock_irqsave(&tasklist_lock);
-	t = proc_find_process_locked(pid, &mm);
+	t = proc_find_thread_locked(pid, tid, &mm, &th);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!t) {
 		kfree(buf);

@@ -40,7 +40,7 @@ static const char *state_long(enum task_state s)
 struct status_fields {
 	char comm[TASK_COMM_LEN];
 	const char *state;
-	int tgid, ppid, threads;
+	int tgid, pid, ppid, threads;
 	unsigned umask, fdsize;
 	uint64_t pending, shared, blocked, ignored, caught;
 	uint32_t cpus;
@@ -49,7 +49,7 @@ struct status_fields {
 /* What t->files and t->lx.fs point at stays while tasklist_lock is
  * held (tasklist_lock_grace, kernel/task.h); each pointer is read once,
  * as exit may clear it meanwhile. */
-static void read_status_locked(struct task *t, struct status_fields *s)
+static void read_status_locked(struct task *t, struct task *th, struct status_fields *s)
 {
 	struct fs_struct *fs = __atomic_load_n(&t->lx.fs, __ATOMIC_ACQUIRE);
 	struct files *files = __atomic_load_n(&t->files, __ATOMIC_ACQUIRE);
@@ -57,24 +57,25 @@ static void read_status_locked(struct task *t, struct status_fields *s)
 
 	ASSERT(spin_held(&tasklist_lock));
 	memset(s, 0, sizeof(*s));
-	memcpy(s->comm, t->comm, sizeof(s->comm));
+	memcpy(s->comm, th->comm, sizeof(s->comm));
 	s->comm[sizeof(s->comm) - 1] = '\0';
-	s->state = state_long(t->state);
+	s->state = state_long(th->state);
 	s->tgid = t->tgid;
+	s->pid = th == t ? t->tgid : th->tid;
 	s->ppid = t->parent ? t->parent->tgid : 0;
 	s->threads = 1;
 	list_for_each(pos, &t->thread_group)
 		s->threads++;
-	s->cpus = t->cpus_allowed;
+	s->cpus = th->cpus_allowed;
 	if (fs)
 		s->umask = __atomic_load_n(&fs->umask, __ATOMIC_RELAXED);
 	if (files)
 		s->fdsize = __atomic_load_n(&files->max, __ATOMIC_RELAXED);
 	if (t->sighand) {
 		uint32_t flags = spin_lock_irqsave(&t->sighand->lock);
-		s->pending = t->pending.signals;
+		s->pending = th->pending.signals;
 		s->shared = t->sighand->shared_pending.signals;
-		s->blocked = t->blocked;
+		s->blocked = th->blocked;
 		for (int sig = 1; sig <= SIG_MAX; sig++) {
 			void *h = t->sighand->action[sig - 1].handler;
 			if (h == SIG_IGN)
@@ -104,18 +105,19 @@ static int cpu_list(char *buf, size_t n, uint32_t cpus)
 	return len;
 }
 
-struct initrd_file *proc_pid_status(int pid, long *err)
+struct initrd_file *proc_pid_status(int pid, int tid, long *err)
 {
 	struct status_fields s;
 	struct mm *mm = NULL;
+	struct task *th;
 	uint32_t flags = spin_lock_irqsave(&tasklist_lock);
-	struct task *t = proc_find_process_locked(pid, &mm);
+	struct task *t = proc_find_thread_locked(pid, tid, &mm, &th);
 	uint32_t vsize = 0, rss = 0;
 	char buf[STATUS_MAX], cpus[48];
 	int n;
 
 	if (t)
-		read_status_locked(t, &s);
+		read_status_locked(t, th, &s);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!t) {
 		*err = -ENOENT;
@@ -134,7 +136,7 @@ struct initrd_file *proc_pid_status(int pid, long *err)
 		     "Name:\t%s\nUmask:\t%04o\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
 		     "PPid:\t%d\nTracerPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
 		     "FDSize:\t%u\nGroups:\t\n",
-		     s.comm, s.umask, s.state, s.tgid, s.tgid, s.ppid, s.fdsize);
+		     s.comm, s.umask, s.state, s.tgid, s.pid, s.ppid, s.fdsize);
 	if (mm)         /* a zombie or kernel thread has no Vm lines (Linux) */
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "VmSize:\t%8u kB\nVmRSS:\t%8u kB\n",
 			      vsize / 1024, rss * (PAGE_SIZE / 1024));
@@ -165,17 +167,17 @@ static int map_line(char *buf, size_t n, const struct vma *v)
 	return len;
 }
 
-struct initrd_file *proc_pid_maps(int pid, long *err)
+struct initrd_file *proc_pid_maps(int pid, int tid, long *err)
 {
 	struct mm *mm = NULL;
 	struct initrd_file *f;
-	struct task *t;
+	struct task *t, *th;
 	uint32_t flags, count = 0;
 	size_t cap, len = 0;
 	char *buf;
 
 	flags = spin_lock_irqsave(&tasklist_lock);
-	t = proc_find_process_locked(pid, &mm);
+	t = proc_find_thread_locked(pid, tid, &mm, &th);
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	if (!t) {
 		*err = -ENOENT;

@@ -119,6 +119,7 @@ struct inode {
 		struct {                /* /proc */
 			int pid;
 			int kind;
+			int tid;        /* under /proc/<pid>/task/<tid>; else 0 */
 		} proc;
 	} u;
 };
@@ -238,13 +239,16 @@ extern const struct file_ops dir_fops;  /* any directory (readdir.c) */
 extern const struct inode_ops fifo_iops;
 extern const struct file_ops fifo_fops;
 void proc_init(void);                   /* compat/linux/fs/proc.c */
-/* The text of /proc/<pid>/stat and /proc/<pid>/cmdline, a snapshot freed
- * by kinfo_release; NULL with *err (-ENOENT, -ENOMEM). compat/linux/fs/proc_pid.c */
+/* The text of /proc/<pid>/stat, cmdline, status and maps, a snapshot
+ * freed by kinfo_release; NULL with *err (-ENOENT, -ENOMEM). tid is the
+ * thread of /proc/<pid>/task/<tid>, whose own state, times and signals
+ * stat and status then show (0: the process). compat/linux/fs/proc_pid.c
+ * and proc_status.c */
 struct initrd_file;
-struct initrd_file *proc_pid_stat(int pid, long *err);
-struct initrd_file *proc_pid_cmdline(int pid, long *err);
-struct initrd_file *proc_pid_status(int pid, long *err);
-struct initrd_file *proc_pid_maps(int pid, long *err);
+struct initrd_file *proc_pid_stat(int pid, int tid, long *err);
+struct initrd_file *proc_pid_cmdline(int pid, int tid, long *err);
+struct initrd_file *proc_pid_status(int pid, int tid, long *err);
+struct initrd_file *proc_pid_maps(int pid, int tid, long *err);
 void dev_init(void);                    /* compat/linux/fs/dev.c */
 void initramfs_unpack(void);            /* compat/linux/fs/initramfs.c */
 /* An open file of inode (referenced by the caller; the file takes its
