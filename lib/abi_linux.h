@@ -123,6 +123,7 @@
 #define SYS_clock_nanosleep    267
 #define SYS_set_robust_list    311
 #define SYS_getcpu             318
+#define SYS_unshare            310
 #define SYS_sync                36
 #define SYS_sched_getparam     155
 #define SYS_sched_getscheduler 157

@@ -1,7 +1,8 @@
 /* compat/linux/clone.c - a Linux program's clone (abi.md section 9):
  * Linux 6.1's flag bits, translated into the seed's, and what only Linux
  * has (CLONE_VFORK, CLONE_PARENT, CHILD_SETTID, CHILD_CLEARTID), done
- * through the hooks do_clone calls (kernel/linux_hooks.h).
+ * through the hooks do_clone calls (kernel/linux_hooks.h). At the end,
+ * unshare, which takes clone's flags.
  *
  * How an ABI evolves, side by side. The seed (Linux 2.5.31 with the
  * TLS/clone patches of August 2002) had four new flags at 0x00080000 ..
@@ -29,6 +30,7 @@
  *   0x80000000  -                    CLONE_IO         accepted
  * CSIGNAL and CLONE_VM .. CLONE_THREAD mean the same in both. */
 #include "kernel/clone_flags.h"
+#include "kernel/file.h"
 #include "kernel/linux_hooks.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -38,6 +40,7 @@
 #include "kernel/mm/vm.h"
 #include "arch/i386/mmu.h"
 #include "compat/linux/futex_linux.h"
+#include "compat/linux/fs/vfs.h"
 #include "compat/linux/personality.h"
 
 /* What a Linux clone asks beyond the seed's bits: LCL_* (hooks.h). */
@@ -183,4 +186,54 @@ LINUX_SYSCALL(SYS_vfork, vfork)
 	long tid = do_clone(&a);
 
 	return linux_clone_return(&a, tid);
+}
+
+/* ---- unshare(flags): Linux's ksys_unshare, without namespaces ----
+ * CLONE_FILES gives the caller an fd table of its own (as execve does),
+ * CLONE_FS its own cwd and umask; CLONE_SYSVSEM is accepted (there is
+ * no System V IPC). CLONE_THREAD, CLONE_SIGHAND and CLONE_VM succeed
+ * only when there is nothing to unshare, as on Linux ("not implemented,
+ * but pretend it works"): the caller alone in its thread group, its
+ * handlers and its address space. Any other bit, the namespaces'
+ * included, is -EINVAL, Linux's answer where they are configured out. */
+#define UNSHARE_FLAGS (CLONE_THREAD | CLONE_FS | CLONE_SIGHAND | CLONE_VM | CLONE_FILES | \
+		       CLONE_SYSVSEM)
+
+static long unshare_fs(struct task *t)
+{
+	struct fs_struct *old = t->lx.fs, *copy;
+
+	if (!old || __atomic_load_n(&old->refcount, __ATOMIC_ACQUIRE) == 1)
+		return 0;
+	if (!(copy = fs_struct_copy(old)))
+		return -ENOMEM;
+	/* One store, then the put (as files_unshare): /proc/PID/status
+	 * reads it under tasklist_lock, and the last put waits for that. */
+	__atomic_store_n(&t->lx.fs, copy, __ATOMIC_RELEASE);
+	fs_struct_put(old);
+	return 0;
+}
+
+LINUX_SYSCALL(SYS_unshare, unshare)
+{
+	uint32_t flags = arg[0];
+	struct task *t = current;
+	long err;
+
+	if (flags & ~(uint32_t)UNSHARE_FLAGS)
+		return -EINVAL;
+	/* Unsharing the handlers or the address space would unshare the
+	 * thread group too (Linux: each implies the one before). */
+	if ((flags & (CLONE_THREAD | CLONE_SIGHAND | CLONE_VM)) && !list_empty(&t->thread_group))
+		return -EINVAL;
+	if ((flags & (CLONE_SIGHAND | CLONE_VM)) &&
+	    __atomic_load_n(&t->sighand->refcount, __ATOMIC_ACQUIRE) > 1)
+		return -EINVAL;
+	if ((flags & CLONE_VM) && __atomic_load_n(&t->mm->users, __ATOMIC_ACQUIRE) > 1)
+		return -EINVAL;
+	if ((flags & CLONE_FS) && (err = unshare_fs(t)) < 0)
+		return err;
+	if ((flags & CLONE_FILES) && (err = files_unshare(t)) < 0)
+		return err;
+	return 0;
 }

@@ -1,10 +1,13 @@
 /* user/linux/lx_clone.c - clone(2) under the linux personality: Linux
  * 6.1's flag bits (abi.md section 9, compat/linux/clone.c), through
- * glibc's clone() wrapper and raw syscalls. Booted as init (pid 1). */
+ * glibc's clone() wrapper and raw syscalls; and unshare(2). Booted as
+ * init (pid 1). */
 #define _GNU_SOURCE
 #define LX_PROG "lx_clone"
 #include "lx.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
@@ -202,6 +205,78 @@ TEST(clone_fs_shares_the_umask)
 	EXPECT_EQ(umask(before), 077);          /* shared: the child's */
 }
 
+/* A clone(CLONE_FILES | CLONE_FS) child that unshares both, then sets
+ * its umask and closes fd (a): the parent keeps both. */
+static int unshare_and_change(void *a)
+{
+	if (unshare(CLONE_FILES | CLONE_FS) != 0)
+		return 1;
+	umask(077);
+	return close((int)(intptr_t)a) == 0 ? 0 : 2;
+}
+
+/* The same child without unsharing: the parent sees both changes. */
+static int change_shared(void *a)
+{
+	umask(077);
+	return close((int)(intptr_t)a) == 0 ? 0 : 2;
+}
+
+/* unshare(2): the fd table and the fs context become the caller's own;
+ * the thread group, handlers and address space only when nothing is
+ * shared; namespaces and other bits -EINVAL (Linux 6.1 without them). */
+TEST(unshare_files_and_fs)
+{
+	char *stack = new_stack();
+	mode_t before = umask(022);
+	int fd = dup(0), st = -1;
+	pid_t pid;
+
+	EXPECT(stack != NULL && fd >= 0, "mmap or dup");
+	pid = clone(unshare_and_change, stack, CLONE_FILES | CLONE_FS | SIGCHLD,
+		    (void *)(intptr_t)fd);
+	EXPECT(pid > 0 && waitpid(pid, &st, 0) == pid, "clone: %s", strerror(errno));
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "unsharing child: status %#x", st);
+	EXPECT(fcntl(fd, F_GETFD) >= 0, "the child's close reached our table");
+	EXPECT_EQ(umask(022), 022);
+	pid = clone(change_shared, stack, CLONE_FILES | CLONE_FS | SIGCHLD, (void *)(intptr_t)fd);
+	EXPECT(pid > 0 && waitpid(pid, &st, 0) == pid, "clone: %s", strerror(errno));
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "sharing child: status %#x", st);
+	EXPECT_EQ(fcntl(fd, F_GETFD), -1);      /* shared: closed for us too */
+	EXPECT_EQ(umask(before), 077);
+
+	EXPECT_EQ(unshare(0), 0);
+	EXPECT_EQ(unshare(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM), 0);   /* alone: nothing */
+	EXPECT_EQ(unshare(CLONE_SYSVSEM), 0);
+	EXPECT_EQ(unshare(CLONE_NEWNS), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(unshare(CLONE_NEWUSER), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(unshare(SIGCHLD), -1);
+	EXPECT_EQ(errno, EINVAL);
+}
+
+static void *park(void *a)
+{
+	(void)a;
+	pause();
+	return NULL;
+}
+
+TEST(unshare_of_a_shared_thread_group_is_einval)
+{
+	pthread_t t;
+
+	EXPECT_EQ(pthread_create(&t, NULL, park, NULL), 0);
+	EXPECT_EQ(unshare(CLONE_THREAD), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(unshare(CLONE_VM), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(unshare(CLONE_FILES), 0);     /* the table: the thread keeps the old one */
+	pthread_cancel(t);
+	pthread_join(t, NULL);
+}
+
 static int make_sibling(void *a)
 {
 	(void)a;
@@ -362,6 +437,8 @@ int main(int argc, char **argv)
 	RUN(child_cleartid_at_exec);
 	RUN(clone_fs_shares_the_umask);
 	RUN(clone_parent);
+	RUN(unshare_files_and_fs);
+	RUN(unshare_of_a_shared_thread_group_is_einval);
 	RUN(refused_and_ignored_flags);
 	RUN(clone3_and_rseq_are_enosys);
 	RUN(tkill);
