@@ -66,6 +66,7 @@
 #define SYS_stat64         195
 #define SYS_lstat64        196
 #define SYS_fstat64        197
+#define SYS_mincore        218
 #define SYS_madvise        219
 #define SYS_getdents64     220
 #define SYS_fcntl64        221

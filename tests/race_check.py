@@ -26,6 +26,7 @@ docs/races.md).
                                (make race T=smp4/T RUNS=3): every run
                                passes
 """
+import difflib
 import os
 import re
 import shutil
@@ -135,8 +136,14 @@ def found_and_replayed(name, cpus, init, seeds, want, root=ROOT, all_may_fail=Fa
                 return [(name, "replay %d of seed %d: not the verdict '%s'"
                          % (i + 1, seed, verdict.strip()), r.stdout[-800:])], None
             if r.stdout[:-len(verdict)] != kept:
+                # Where they part: what a rare divergence needs to be
+                # understood (the logs themselves go with the temporary
+                # directory).
+                diff = "".join(difflib.unified_diff(
+                    kept.splitlines(True), r.stdout[:-len(verdict)].splitlines(True),
+                    "make race's log", "replay %d's log" % (i + 1), n=3))
                 return [(name, "replay %d of seed %d: the log differs from make race's"
-                         % (i + 1, seed), r.stdout[-800:])], None
+                         % (i + 1, seed), diff[:3000])], None
     return [(name, None, None)], kept
 
 

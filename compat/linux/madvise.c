@@ -1,6 +1,9 @@
 /* compat/linux/madvise.c - madvise 219 (abi.md section 9), which glibc
- * calls to give back an exited thread's stack. */
+ * calls to give back an exited thread's stack, and mincore 218, which
+ * asks which pages are in memory. */
 #include "kernel/mm/vm_internal.h"
+#include "arch/i386/pgtable.h"
+#include "arch/i386/uaccess.h"
 #include "kernel/syscall.h"
 #include "kernel/task.h"
 #include "lib/abi_linux.h"
@@ -64,4 +67,45 @@ static int vm_madvise(struct mm *mm, uint32_t addr, uint32_t len, int advice)
 LINUX_SYSCALL(SYS_madvise, madvise)
 {
 	return vm_madvise(current->mm, arg[0], arg[1], (int)arg[2]);
+}
+
+/* mincore(addr, len, vec), Linux's (mm/mincore.c) for anonymous memory:
+ * one byte per page of [addr, addr + len), 1 if the page is in memory
+ * now, 0 if it has never been touched or was dropped since (MADV_DONTNEED
+ * above); with no swap, "in memory" is "has a frame". addr must be page
+ * aligned (-EINVAL); a range beyond user space, or one with a page that
+ * no area covers, is -ENOMEM, the bytes before that page written first
+ * (Linux writes a batch at a time too); vec not writable is -EFAULT. */
+#define MINCORE_BATCH 64        /* pages looked at under one hold of the lock */
+
+LINUX_SYSCALL(SYS_mincore, mincore)
+{
+	struct mm *mm = current->mm;
+	uint32_t addr = arg[0], len = arg[1], uvec = arg[2], pages, done = 0;
+	unsigned char vec[MINCORE_BATCH];
+
+	if (addr & PAGE_MASK_LOW)
+		return -EINVAL;
+	if (len > USER_TOP || addr > USER_TOP - len)
+		return -ENOMEM;
+	pages = (len + PAGE_SIZE - 1) / PAGE_SIZE;
+	if (!user_range_ok(uvec, pages))
+		return -EFAULT;
+	while (done < pages) {
+		uint32_t n = 0, want = pages - done < MINCORE_BATCH ? pages - done : MINCORE_BATCH;
+		uint32_t va = addr + done * PAGE_SIZE;
+
+		spin_lock(&mm->lock);
+		for (; n < want && vma_find(mm, va); n++, va += PAGE_SIZE) {
+			uint32_t *pte = pte_lookup(mm->pgdir, va);
+			vec[n] = pte && pte_has_page(*pte);
+		}
+		spin_unlock(&mm->lock);
+		if (n && copy_to_user(uvec + done, vec, n))
+			return -EFAULT;
+		done += n;
+		if (n < want)
+			return -ENOMEM;         /* a page no area covers */
+	}
+	return 0;
 }

@@ -4,8 +4,8 @@
  * memory is touched; /proc/uptime going up; /proc/loadavg's five
  * fields; /proc/stat's cpu lines (glibc's sysconf counts CPUs from them
  * when /sys is missing); /proc/mounts through getmntent; statfs, fstatfs
- * and statvfs with each file system's magic number, and their errors.
- * Each expectation holds on Linux booted from an initramfs too (whose
+ * and statvfs with each file system's magic number, and their errors;
+ * /tmp, for tmpfile() and mkstemp(). Each expectation holds on Linux booted from an initramfs too (whose
  * root is ramfs or tmpfs). */
 #define _GNU_SOURCE
 #define LX_PROG "lx_sysfiles"
@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -175,6 +176,33 @@ TEST(statfs_and_statvfs)
 	EXPECT_EQ(syscall(SYS_fstatfs, 0, buf), 0);
 }
 
+/* /tmp, as on Linux (FHS): a directory anyone may write to, sticky, where
+ * glibc's tmpfile() and mkstemp() make their files. */
+TEST(tmp_is_there_for_tmpfile_and_mkstemp)
+{
+	struct stat st;
+	char line[16] = "", name[] = "/tmp/lx-XXXXXX";
+	FILE *f;
+	int fd;
+
+	EXPECT_EQ(stat("/tmp", &st), 0);
+	EXPECT(S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 01777, "/tmp's mode %o", st.st_mode);
+	f = tmpfile();
+	EXPECT(f != NULL, "tmpfile: %s", strerror(errno));
+	if (f) {
+		fputs("spindle\n", f);
+		rewind(f);
+		EXPECT(fgets(line, sizeof(line), f) && strcmp(line, "spindle\n") == 0,
+		       "read back '%s'", line);
+		fclose(f);
+	}
+	fd = mkstemp(name);
+	EXPECT(fd >= 0, "mkstemp: %s", strerror(errno));
+	EXPECT_EQ(write(fd, "x", 1), 1);
+	EXPECT_EQ(unlink(name), 0);
+	close(fd);
+}
+
 TEST(errors)
 {
 	struct statfs s;
@@ -204,6 +232,7 @@ int main(void)
 	RUN(stat_counts_the_cpus);
 	RUN(mounts);
 	RUN(statfs_and_statvfs);
+	RUN(tmp_is_there_for_tmpfile_and_mkstemp);
 	RUN(errors);
 	return lx_exit_code();
 }

@@ -1,10 +1,11 @@
-/* user/tests/t_madvise.c - madvise 219 (abi.md section 9, kernel/mm/vma.c
- * vm_madvise): MADV_DONTNEED drops a private area's pages (they read as
- * zeros again and their frames are free), a copy-on-write child's drop
- * leaves its parent's data, a shared area keeps its data, the hints
- * change nothing, and the errors are Linux's: EINVAL (unknown or
- * unsupported advice, unaligned start, a range that wraps), ENOMEM (a
- * hole, after the mapped part is done). Booted as init. */
+/* user/tests/t_madvise.c - madvise 219 (abi.md section 9,
+ * compat/linux/madvise.c vm_madvise): MADV_DONTNEED drops a private
+ * area's pages (they read as zeros again and their frames are free), a
+ * copy-on-write child's drop leaves its parent's data, a shared area
+ * keeps its data, the hints change nothing, and the errors are Linux's:
+ * EINVAL (unknown or unsupported advice, unaligned start, a range that
+ * wraps), ENOMEM (a hole, after the mapped part is done). And mincore 218,
+ * which says which pages those are. Booted as init. */
 #define T_PROG "t_madvise"
 #include "t.h"
 #include "thr.h"
@@ -130,11 +131,48 @@ TEST(errors)
 	raw_munmap(p, 8 * PAGE_SIZE);
 }
 
+static long sys_mincore(void *a, unsigned long len, unsigned char *vec)
+{
+	return RAW3(SYS_mincore, a, len, vec);
+}
+
+/* mincore: 1 for each page with a frame (touched, not dropped since). */
+TEST(mincore_says_which_pages_are_in_memory)
+{
+	unsigned char vec[NPAGES + 1];
+	char *p = map(MAP_PRIVATE);
+	int i;
+
+	EXPECT(p != NULL, "mmap2 failed");
+	memset(vec, 0xee, sizeof(vec));
+	EXPECT_EQ(sys_mincore(p, NPAGES * PAGE_SIZE, vec), 0);
+	for (i = 0; i < NPAGES; i++)
+		EXPECT(vec[i] == 0, "untouched page %d: %#x", i, vec[i]);
+	EXPECT_EQ(vec[NPAGES], 0xee);           /* one byte a page, no more */
+	p[0] = p[3 * PAGE_SIZE] = p[4 * PAGE_SIZE + 100] = 1;
+	EXPECT_EQ(sys_madvise(p + 4 * PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
+	EXPECT_EQ(sys_mincore(p, NPAGES * PAGE_SIZE - 1, vec), 0);     /* len rounds up */
+	for (i = 0; i < NPAGES; i++)
+		EXPECT(vec[i] == (i == 0 || i == 3), "page %d: %#x", i, vec[i]);
+	EXPECT_EQ(sys_mincore(p, 0, vec), 0);
+	EXPECT_EQ(sys_mincore(p + 1, PAGE_SIZE, vec), -EINVAL);
+	EXPECT_EQ(sys_mincore(p, PAGE_SIZE, (unsigned char *)16), -EFAULT);
+	EXPECT_EQ(sys_mincore((void *)0xc0000000ul, PAGE_SIZE, vec), -ENOMEM);
+	/* A hole: ENOMEM, the bytes before it written. */
+	raw_munmap(p + 8 * PAGE_SIZE, 8 * PAGE_SIZE);
+	memset(vec, 0xee, sizeof(vec));
+	EXPECT_EQ(sys_mincore(p, NPAGES * PAGE_SIZE, vec), -ENOMEM);
+	EXPECT(vec[0] == 1 && vec[7] == 0 && vec[8] == 0xee, "bytes %#x %#x %#x",
+	       vec[0], vec[7], vec[8]);
+	raw_munmap(p, 8 * PAGE_SIZE);
+}
+
 int main(void)
 {
 	RUN(dontneed_drops_private_pages);
 	RUN(a_childs_drop_leaves_the_parents_copy);
 	RUN(shared_and_hinted_pages_keep_their_data);
 	RUN(errors);
+	RUN(mincore_says_which_pages_are_in_memory);
 	return t_exit_code();
 }
