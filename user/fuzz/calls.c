@@ -532,7 +532,8 @@ static void c_random(struct fz_task *t)
 		88 /* reboot */, 119 /* sigreturn */, 120, 129 /* delete_module */,
 		178 /* rt_sigqueueinfo */, 190 /* vfork */, 238 /* tkill */,
 		335 /* rt_tgsigqueueinfo */, 424 /* pidfd_send_signal */, 63 /* dup2 */,
-		330 /* dup3 */, 41 /* dup */, 5, 295 /* openat */,
+		330 /* dup3 */, 41 /* dup */, 436 /* close_range: as close */, 5,
+		295 /* openat */,
 		168 /* poll: like pause, poll(NULL, 0, -1) sleeps until a signal */,
 		SYS_select, SYS__newselect, SYS_pselect6, SYS_ppoll, SYS_pselect6_time64,
 		SYS_ppoll_time64, SYS_waitid,   /* the same; c_select, c_waitid */
