@@ -1,5 +1,6 @@
 /* compat/linux/fd.c - calls on fds as such: dup, dup2, dup3, fcntl,
- * close_range, and the resource limits (RLIMIT_NOFILE bounds the fd table: file.h). */
+ * close_range, and the resource limits (RLIMIT_NOFILE bounds the fd
+ * table: file.h). */
 #include "kernel/file.h"
 #include "compat/linux/fs/vfs.h"
 #include "kernel/syscall.h"
