@@ -344,30 +344,33 @@ static void dir_evict(struct inode *dir)
 	kfree(dir->self);
 }
 
-/* /proc/self: the caller's pid, as text. */
-static long self_readlink(struct inode *link, char *buf, size_t n)
+/* A link's text s of len bytes into buf, cut to n as readlink cuts it
+ * (no NUL): the bytes given. */
+static long link_text(char *buf, size_t n, const char *s, size_t len)
 {
-	char s[12];
-	size_t len = (size_t)snprintf(s, sizeof(s), "%d", current->tgid);
-
-	(void)link;
 	if (len > n)
 		len = n;
 	memcpy(buf, s, len);
 	return (long)len;
 }
 
+/* /proc/self: the caller's pid, as text. */
+static long self_readlink(struct inode *link, char *buf, size_t n)
+{
+	char s[12];
+
+	(void)link;
+	return link_text(buf, n, s, (size_t)snprintf(s, sizeof(s), "%d", current->tgid));
+}
+
 /* /proc/thread-self: "<pid>/task/<tid>", the caller's (Linux 3.17). */
 static long thread_self_readlink(struct inode *link, char *buf, size_t n)
 {
 	char s[32];
-	size_t len = (size_t)snprintf(s, sizeof(s), "%d/task/%d", current->tgid, current->tid);
 
 	(void)link;
-	if (len > n)
-		len = n;
-	memcpy(buf, s, len);
-	return (long)len;
+	return link_text(buf, n, s, (size_t)snprintf(s, sizeof(s), "%d/task/%d", current->tgid,
+							 current->tid));
 }
 
 /* /proc/<pid>/exe: the path, or the inode itself. */
@@ -378,14 +381,8 @@ static long exe_readlink(struct inode *link, char *buf, size_t n)
 	/* Read once: exit may clear it meanwhile; what it points at stays
 	 * while we hold the lock (tasklist_lock_grace, kernel/task.h). */
 	struct exe_link *exe = t ? __atomic_load_n(&t->lx.exe, __ATOMIC_ACQUIRE) : NULL;
-	long len = -ENOENT;
+	long len = exe ? link_text(buf, n, exe->path, strlen(exe->path)) : -ENOENT;
 
-	if (exe) {
-		len = (long)strlen(exe->path);
-		if ((size_t)len > n)
-			len = (long)n;
-		memcpy(buf, exe->path, (size_t)len);
-	}
 	spin_unlock_irqrestore(&tasklist_lock, flags);
 	return len;
 }
